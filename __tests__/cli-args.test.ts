@@ -1,0 +1,43 @@
+import { readFileSync } from 'node:fs';
+import { parseCli } from '../src/cli/args.js';
+import { VERSION } from '../src/version.js';
+
+describe('CLI arguments', () => {
+  it('reads every option of the contract', () => {
+    const parsed = parseCli(['--cwd', '/repo', '--model', 'claude-opus-5-5', '--max-steps', '7', '--max-cost-usd', '0.5', '--timeout-minutes', '3', '--allowed-tools', 'Read,Grep', '--transcript', 't.jsonl', '--json', 'fix', 'it']);
+    expect(parsed.kind).toBe('run');
+    if (parsed.kind !== 'run') return;
+    expect(parsed.options.prompt).toBe('fix it');
+    expect(parsed.options.cwd).toBe('/repo');
+    expect(parsed.options.settings).toMatchObject({ model: 'claude-opus-5-5', maxSteps: 7, maxCostUsd: 0.5, timeoutMinutes: 3, allowedTools: ['Read', 'Grep'] });
+    expect(parsed.options.transcript).toBe('t.jsonl');
+    expect(parsed.options.json).toBe(true);
+  });
+
+  it('uses the documented defaults', () => {
+    const parsed = parseCli(['task']);
+    if (parsed.kind !== 'run') throw new Error(parsed.kind);
+    expect(parsed.options.settings).toMatchObject({ model: 'claude-sonnet-5-5', maxSteps: 40, maxCostUsd: 5, maxRetries: 5, timeoutMinutes: 30 });
+    expect(parsed.options.settings.allowedTools).toEqual(['Read', 'Write', 'Edit', 'Bash', 'Glob', 'Grep', 'TodoWrite']);
+  });
+
+  it.each([
+    [['--max-steps', 'many', 'x'], /--max-steps/],
+    [['--allowed-tools', 'Read,Deploy', 'x'], /--allowed-tools/],
+    [['--nope', 'x'], /nope/],
+    [[], /PROMPT is required/],
+  ])('rejects %j with a message naming the problem', (argv, message) => {
+    const parsed = parseCli(argv);
+    expect(parsed.kind).toBe('error');
+    if (parsed.kind === 'error') expect(parsed.message).toMatch(message);
+  });
+
+  it('accepts --resume without a prompt', () => {
+    expect(parseCli(['--resume', 'run.jsonl']).kind).toBe('run');
+  });
+
+  it('reports the version package.json declares', () => {
+    const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
+    expect(VERSION).toBe(pkg.version);
+  });
+});

@@ -1,0 +1,21 @@
+// Builds the committed dist/: TypeScript to JavaScript, then one ncc bundle per entry point
+// (dist/index.js for the action, dist/cli/index.js for the CLI), so nothing is installed at run time.
+import { execFileSync } from 'node:child_process';
+import { chmodSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+
+const bin = (name) => new URL(`../node_modules/.bin/${name}`, import.meta.url).pathname;
+const run = (cmd, args) => execFileSync(cmd, args, { stdio: 'inherit' });
+
+rmSync('dist', { recursive: true, force: true });
+rmSync('.tmp/build', { recursive: true, force: true });
+run(bin('tsc'), ['-p', 'tsconfig.build.json']);
+for (const [entry, out] of [
+  ['.tmp/build/index.js', 'dist'],
+  ['.tmp/build/cli/index.js', 'dist/cli'],
+]) {
+  run(bin('ncc'), ['build', entry, '-o', out, '--minify', '--no-cache', '--quiet', '--target', 'es2022', '--license', 'licenses.txt']);
+}
+const cli = 'dist/cli/index.js';
+const code = readFileSync(cli, 'utf8');
+if (!code.startsWith('#!')) writeFileSync(cli, `#!/usr/bin/env node\n${code}`);
+chmodSync(cli, 0o755);

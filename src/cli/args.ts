@@ -1,0 +1,105 @@
+import { parseArgs } from 'node:util';
+import { describeSettingsError, LoopSettingsSchema, type LoopSettings } from '../settings.js';
+
+export const USAGE = `Usage: agent-action [options] "PROMPT"
+
+Runs the agent on the repository in --cwd: edits files in place, commits nothing,
+prints progress on stderr.
+
+Options:
+  --cwd DIR               workspace the tools are confined to (default: .)
+  --model ID              model id (default: claude-sonnet-5-5)
+  --max-steps N           model calls at most (default: 40)
+  --max-cost-usd X        spend cap in USD (default: 5)
+  --max-retries N         retries of one model call on retryable errors (default: 5)
+  --timeout-minutes M     wall-clock deadline for the loop (default: 30)
+  --allowed-tools A,B     subset of Read,Write,Edit,Bash,Glob,Grep,TodoWrite
+  --append-system-prompt  extra instructions for the model
+  --transcript FILE       append every message as JSONL
+  --resume FILE           continue a transcript (PROMPT optional)
+  --json                  print one JSON object on stdout at the end
+  -q, --quiet             no streamed text on stderr, only tool lines and the summary
+  -h, --help              this text
+  -v, --version           the version
+
+Environment: ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL.
+Exit code: 0 on success, 2 for bad usage or configuration, 1 otherwise.`;
+
+export interface CliOptions {
+  settings: LoopSettings;
+  prompt: string;
+  cwd: string;
+  transcript?: string;
+  resume?: string;
+  appendSystemPrompt?: string;
+  json: boolean;
+  quiet: boolean;
+}
+
+export type ParsedCli = { kind: 'run'; options: CliOptions } | { kind: 'help' } | { kind: 'version' } | { kind: 'error'; message: string };
+
+const OPTION_NAMES: Readonly<Record<string, string>> = {
+  model: '--model',
+  maxSteps: '--max-steps',
+  maxCostUsd: '--max-cost-usd',
+  maxRetries: '--max-retries',
+  timeoutMinutes: '--timeout-minutes',
+  allowedTools: '--allowed-tools',
+};
+
+export function parseCli(argv: readonly string[]): ParsedCli {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      allowPositionals: true,
+      strict: true,
+      options: {
+        cwd: { type: 'string' },
+        model: { type: 'string' },
+        'max-steps': { type: 'string' },
+        'max-cost-usd': { type: 'string' },
+        'max-retries': { type: 'string' },
+        'timeout-minutes': { type: 'string' },
+        'allowed-tools': { type: 'string' },
+        'append-system-prompt': { type: 'string' },
+        transcript: { type: 'string' },
+        resume: { type: 'string' },
+        json: { type: 'boolean', default: false },
+        quiet: { type: 'boolean', short: 'q', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+        version: { type: 'boolean', short: 'v', default: false },
+      },
+    });
+  } catch (error) {
+    return { kind: 'error', message: error instanceof Error ? error.message : String(error) };
+  }
+  const { values, positionals } = parsed;
+  if (values.help) return { kind: 'help' };
+  if (values.version) return { kind: 'version' };
+  const prompt = positionals.join(' ').trim();
+  if (prompt === '' && !values.resume) return { kind: 'error', message: 'a PROMPT is required (or --resume FILE)' };
+
+  const settings = LoopSettingsSchema.safeParse({
+    model: values.model,
+    maxSteps: values['max-steps'],
+    maxCostUsd: values['max-cost-usd'],
+    maxRetries: values['max-retries'],
+    timeoutMinutes: values['timeout-minutes'],
+    allowedTools: values['allowed-tools'],
+  });
+  if (!settings.success) return { kind: 'error', message: describeSettingsError(settings.error, OPTION_NAMES) };
+  return {
+    kind: 'run',
+    options: {
+      settings: settings.data,
+      prompt,
+      cwd: values.cwd ?? process.cwd(),
+      json: values.json,
+      quiet: values.quiet,
+      ...(values.transcript !== undefined ? { transcript: values.transcript } : {}),
+      ...(values.resume !== undefined ? { resume: values.resume } : {}),
+      ...(values['append-system-prompt'] !== undefined ? { appendSystemPrompt: values['append-system-prompt'] } : {}),
+    },
+  };
+}

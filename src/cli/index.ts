@@ -1,0 +1,25 @@
+#!/usr/bin/env node
+import { VERSION } from '../version.js';
+import { main } from './main.js';
+
+const controller = new AbortController();
+let signals = 0;
+const onSignal = (name: NodeJS.Signals) => {
+  signals++;
+  // The first signal stops the run cleanly (the summary still prints); a second one means now.
+  if (signals > 1) process.exit(130);
+  process.stderr.write(`\nagent-action: ${name} received, stopping…\n`);
+  controller.abort(new Error(name));
+};
+process.on('SIGINT', onSignal);
+process.on('SIGTERM', onSignal);
+
+const code = await main(process.argv.slice(2), {
+  stdout: process.stdout,
+  stderr: process.stderr,
+  env: process.env,
+  signal: controller.signal,
+  version: VERSION,
+});
+// Keep-alive sockets must not hold the process once the answer is out.
+process.stdout.write('', () => process.exit(code));

@@ -1,0 +1,55 @@
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+/** What was dirty before the run, with content hashes, so that only the run's own changes are reported. */
+export interface Baseline {
+  isRepo: boolean;
+  dirty: Map<string, string>;
+}
+
+async function status(cwd: string): Promise<string[] | null> {
+  try {
+    const { stdout } = await run('git', ['status', '--porcelain=v1', '-z', '--untracked-files=all', '--no-renames'], { cwd, maxBuffer: 64 * 1024 * 1024 });
+    return stdout
+      .split('\0')
+      .filter((entry) => entry.length > 3)
+      .map((entry) => entry.slice(3));
+  } catch {
+    return null;
+  }
+}
+
+async function hashOf(root: string, path: string): Promise<string> {
+  try {
+    return createHash('sha1').update(await readFile(join(root, path))).digest('hex');
+  } catch {
+    return 'missing';
+  }
+}
+
+export async function takeBaseline(root: string): Promise<Baseline> {
+  const paths = await status(root);
+  if (paths === null) return { isRepo: false, dirty: new Map() };
+  const dirty = new Map<string, string>();
+  await Promise.all(paths.map(async (p) => dirty.set(p, await hashOf(root, p))));
+  return { isRepo: true, dirty };
+}
+
+/** Files the run changed, relative to the workspace, sorted; null when the workspace is not a git repository. */
+export async function changedSince(root: string, baseline: Baseline): Promise<string[] | null> {
+  if (!baseline.isRepo) return null;
+  const paths = (await status(root)) ?? [];
+  const changed = new Set<string>();
+  for (const p of paths) {
+    const before = baseline.dirty.get(p);
+    if (before === undefined || before !== (await hashOf(root, p))) changed.add(p);
+  }
+  // A file dirty before and clean now was changed back by the run.
+  for (const p of baseline.dirty.keys()) if (!paths.includes(p)) changed.add(p);
+  return [...changed].sort();
+}

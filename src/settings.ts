@@ -1,0 +1,45 @@
+import { z } from 'zod';
+
+/** The model used when none is configured. */
+export const DEFAULT_MODEL = 'claude-sonnet-5-5';
+/** The tools offered by default, in contract order. */
+export const DEFAULT_TOOLS = ['Read', 'Write', 'Edit', 'Bash', 'Glob', 'Grep', 'TodoWrite'] as const;
+
+const positiveInt = z.coerce.number().int().positive();
+
+/** Settings of the loop shared by the CLI and the action; each field is documented where users set it. */
+export const LoopSettingsSchema = z.object({
+  /** Model id. */
+  model: z.string().trim().min(1).default(DEFAULT_MODEL),
+  /** Model calls per run. */
+  maxSteps: positiveInt.default(40),
+  /** Spend cap in USD, checked before every model call. */
+  maxCostUsd: z.coerce.number().positive().default(5),
+  /** Retries of one model call on retryable errors. */
+  maxRetries: z.coerce.number().int().min(0).max(20).default(5),
+  /** Wall-clock limit of the loop in minutes. */
+  timeoutMinutes: z.coerce.number().positive().default(30),
+  /** Tools offered to the model. */
+  allowedTools: z
+    .string()
+    .transform((s) => s.split(',').map((t) => t.trim()).filter((t) => t.length > 0))
+    .pipe(z.array(z.enum(DEFAULT_TOOLS)).min(1, 'name at least one tool'))
+    .default([...DEFAULT_TOOLS]),
+  /** max_tokens of each model call. */
+  maxOutputTokens: positiveInt.default(16000),
+  /** Characters of one tool result kept (head and tail) before the middle is cut. */
+  toolOutputLimit: positiveInt.default(30000),
+  /** Prompt tokens past which older tool output is cleared from the context. */
+  compactAtTokens: positiveInt.default(150000),
+});
+export type LoopSettings = z.infer<typeof LoopSettingsSchema>;
+
+/** A readable account of what is wrong, naming each setting by the name the user wrote. */
+export function describeSettingsError(error: z.ZodError, names: Readonly<Record<string, string>>): string {
+  return error.issues
+    .map((issue) => {
+      const key = String(issue.path[0] ?? '');
+      return `${names[key] ?? key}: ${issue.message}`;
+    })
+    .join('\n');
+}

@@ -1,0 +1,77 @@
+import { resolve } from 'node:path';
+import { runLoop, type LoopEvents, type LoopResult } from './agent/loop.js';
+import { TranscriptWriter, type MessageParam } from './agent/messages.js';
+import type { Price } from './agent/usage.js';
+import { changedSince, takeBaseline } from './git/changes.js';
+import type { Model } from './model/anthropic.js';
+import { systemPrompt } from './prompt/system.js';
+import type { LoopSettings } from './settings.js';
+import { toolEnvironment } from './tools/env.js';
+import { selectTools } from './tools/index.js';
+import { Workspace } from './tools/workspace.js';
+
+export interface TaskOptions {
+  settings: LoopSettings;
+  model: Model;
+  cwd: string;
+  /** The conversation to send: a new task, or one rebuilt from a transcript. */
+  messages: MessageParam[];
+  mode: 'action' | 'cli';
+  appendSystemPrompt?: string;
+  transcript?: TranscriptWriter;
+  signal: AbortSignal;
+  events?: LoopEvents;
+  prices?: Readonly<Record<string, Price>>;
+  /** Started at; the deadline counts from here. */
+  startedAt?: number;
+}
+
+export interface TaskResult extends LoopResult {
+  changedFiles: string[];
+  durationMs: number;
+}
+
+/** One run of the loop in a workspace: tools, prompt, limits, and what changed afterwards. */
+export async function runTask(options: TaskOptions): Promise<TaskResult> {
+  const started = options.startedAt ?? Date.now();
+  const { settings } = options;
+  const workspace = await Workspace.open(options.cwd);
+  const baseline = await takeBaseline(workspace.root);
+  const tools = selectTools(settings.allowedTools);
+  const written = new Set<string>();
+  const events: LoopEvents = {
+    ...options.events,
+    onToolEnd(call, result, ms) {
+      // Outside git the only record of what changed is what the tools wrote.
+      const input = call.input as { file_path?: unknown };
+      if (!result.isError && (call.name === 'Write' || call.name === 'Edit') && typeof input.file_path === 'string') {
+        written.add(input.file_path);
+      }
+      options.events?.onToolEnd?.(call, result, ms);
+    },
+  };
+  const system = systemPrompt({ mode: options.mode, workspace: workspace.root, tools: tools.map((t) => t.name), ...(options.appendSystemPrompt ? { append: options.appendSystemPrompt } : {}) });
+  options.transcript?.write({ type: 'system', system, tools: tools.map((t) => t.name), model: settings.model, time: new Date().toISOString() });
+  const result = await runLoop(
+    {
+      model: options.model,
+      tools,
+      system,
+      workspace,
+      toolEnv: toolEnvironment(process.env),
+      limits: { maxSteps: settings.maxSteps, maxCostUsd: settings.maxCostUsd, deadline: started + settings.timeoutMinutes * 60_000 },
+      signal: options.signal,
+      maxTokens: settings.maxOutputTokens,
+      outputLimit: settings.toolOutputLimit,
+      streamRetries: settings.maxRetries,
+      compactAtTokens: settings.compactAtTokens,
+      ...(options.prices ? { prices: options.prices } : {}),
+      ...(options.transcript ? { transcript: options.transcript } : {}),
+      events,
+    },
+    options.messages,
+  );
+  const fromGit = await changedSince(workspace.root, baseline);
+  const changedFiles = fromGit ?? [...written].map((p) => workspace.relative(resolve(workspace.root, p))).sort();
+  return { ...result, changedFiles, durationMs: Date.now() - started };
+}

@@ -1,0 +1,106 @@
+import { execFile } from 'node:child_process';
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import picomatch from 'picomatch';
+import { ToolError } from './registry.js';
+
+export interface GitResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+  /** Output went past maxBuffer; stdout holds the part received before git was stopped. */
+  truncated: boolean;
+}
+
+export interface GitOptions {
+  cwd: string;
+  env: Record<string, string>;
+  signal: AbortSignal;
+  maxBuffer?: number;
+}
+
+function numericCode(error: Error & { code?: unknown }): number {
+  return typeof error.code === 'number' ? error.code : -1;
+}
+
+/** Runs git with argv (never a shell); a non-zero exit is a result, not an exception. */
+export function runGit(args: string[], options: GitOptions): Promise<GitResult> {
+  const { cwd, env, signal, maxBuffer = 64 * 1024 * 1024 } = options;
+  return new Promise((resolve, reject) => {
+    execFile('git', args, { cwd, env, signal, maxBuffer, encoding: 'utf8' }, (error, stdout, stderr) => {
+      if (!error) return resolve({ code: 0, stdout, stderr, truncated: false });
+      if (error.name === 'AbortError') return reject(new ToolError('Cancelled.'));
+      const truncated = 'code' in error && error.code === 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER';
+      resolve({ code: truncated ? 0 : numericCode(error), stdout, stderr, truncated });
+    });
+  });
+}
+
+/** True when dir is inside a git work tree git is willing to use. */
+export async function isGitWorkTree(dir: string, env: Record<string, string>, signal: AbortSignal): Promise<boolean> {
+  const result = await runGit(['rev-parse', '--is-inside-work-tree'], { cwd: dir, env, signal });
+  return result.code === 0 && result.stdout.trim() === 'true';
+}
+
+function splitNul(text: string): string[] {
+  return text.split('\0').filter((entry) => entry.length > 0);
+}
+
+async function gitFiles(base: string, env: Record<string, string>, signal: AbortSignal): Promise<string[]> {
+  const options = { cwd: base, env, signal };
+  const [listed, deleted] = await Promise.all([
+    runGit(['ls-files', '-z', '--cached', '--others', '--exclude-standard'], options),
+    // Deleted but unstaged files are still in the index; dropping them avoids a stat per file.
+    runGit(['ls-files', '-z', '--deleted'], options),
+  ]);
+  if (listed.code !== 0) throw new ToolError(`git ls-files failed: ${listed.stderr.trim()}`);
+  const gone = new Set(splitNul(deleted.stdout));
+  return [...new Set(splitNul(listed.stdout))].filter((file) => !gone.has(file));
+}
+
+const SKIPPED_DIRECTORIES = new Set(['.git', 'node_modules']);
+
+async function walkFiles(base: string): Promise<string[]> {
+  const files: string[] = [];
+  async function visit(dir: string, prefix: string): Promise<void> {
+    const entries = await fs.readdir(dir, { withFileTypes: true }).catch(() => []);
+    await Promise.all(
+      entries.map(async (entry) => {
+        const rel = prefix + entry.name;
+        if (!entry.isDirectory()) files.push(rel);
+        else if (!SKIPPED_DIRECTORIES.has(entry.name)) await visit(path.join(dir, entry.name), `${rel}/`);
+      }),
+    );
+  }
+  await visit(base, '');
+  return files;
+}
+
+/**
+ * Files under base, relative to it with '/' separators: what git would not ignore inside a work
+ * tree, otherwise every file except .git and node_modules. Never stats individual files.
+ */
+export async function listFiles(base: string, env: Record<string, string>, signal: AbortSignal): Promise<string[]> {
+  if (await isGitWorkTree(base, env, signal)) return gitFiles(base, env, signal);
+  return walkFiles(base);
+}
+
+/** Code-unit order: the same on every machine, unlike localeCompare. */
+export function comparePaths(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * Matcher for a file-filter glob: one without '/' matches the base name at any depth, as the
+ * glob option of ripgrep does.
+ */
+export function fileFilter(glob: string): (relPath: string) => boolean {
+  return picomatch(glob, { dot: true, basename: !glob.includes('/') });
+}
+
+/** Checks that a search base is a directory, with a message pointing at the right tool otherwise. */
+export async function requireDirectory(abs: string, shown: string): Promise<void> {
+  const stat = await fs.stat(abs).catch(() => undefined);
+  if (!stat) throw new ToolError(`${shown} does not exist. Give a directory inside the workspace.`);
+  if (!stat.isDirectory()) throw new ToolError(`${shown} is a file, not a directory. Use Read to see a file.`);
+}

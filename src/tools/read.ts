@@ -1,0 +1,153 @@
+import { createReadStream, promises as fs } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { defineTool, ToolError } from './registry.js';
+
+const DEFAULT_LIMIT = 2000;
+const MAX_LINE_LENGTH = 2000;
+const SNIFF_BYTES = 8192;
+
+/** Extensions whose content is never useful as text, refused before a byte is read. */
+export const BINARY_EXTENSIONS: ReadonlySet<string> = new Set(
+  (
+    'png jpg jpeg gif bmp ico webp tiff psd pdf zip gz tgz bz2 xz zst 7z rar tar jar war ear class ' +
+    'exe dll so dylib o a lib obj bin dat wasm pyc pyo mp3 mp4 m4a mov avi mkv webm wav ogg flac ' +
+    'woff woff2 ttf otf eot sqlite sqlite3 db node iso dmg deb rpm'
+  )
+    .split(' ')
+    .map((ext) => `.${ext}`),
+);
+
+const schema = z.object({
+  file_path: z
+    .string()
+    .min(1)
+    .describe('The file to read: an absolute path, or a path relative to the workspace root.'),
+  offset: z
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .describe('The line number to start reading from (1 is the first line). Only needed for files too long to read at once.'),
+  limit: z
+    .number()
+    .int()
+    .min(1)
+    .optional()
+    .describe(`The number of lines to read (default ${DEFAULT_LIMIT}). Only needed for files too long to read at once.`),
+});
+
+interface Line {
+  number: number;
+  text: string;
+  /** Characters past MAX_LINE_LENGTH that were not shown. */
+  cut: number;
+}
+
+interface Scan {
+  lines: Line[];
+  /** Why reading stopped before the end of the file, if it did. */
+  stopped?: 'limit' | 'budget';
+  /** Lines in the file; known only when the scan reached the end. */
+  totalLines?: number;
+}
+
+function formatLine(line: Line): string {
+  const marker = line.cut > 0 ? ` [... ${line.cut} more characters on this line]` : '';
+  return `${String(line.number).padStart(6)}\t${line.text}${marker}`;
+}
+
+/** Streams the file, holding at most MAX_LINE_LENGTH characters of any line not yet shown. */
+async function scanLines(abs: string, start: number, count: number, budget: number): Promise<Scan> {
+  const scan: Scan = { lines: [] };
+  let number = 1;
+  let text = '';
+  let length = 0;
+  let used = 0;
+  const finish = (): void => {
+    if (number >= start) {
+      // A CR is only stripped when the whole line is held; a cut line ends in the cut part anyway.
+      const whole = text.length === length && text.endsWith('\r');
+      const full = whole ? length - 1 : length;
+      const shown = text.slice(0, Math.min(full, MAX_LINE_LENGTH));
+      const line = { number, text: shown, cut: Math.max(0, full - MAX_LINE_LENGTH) };
+      const size = formatLine(line).length + 1;
+      if (used + size > budget && scan.lines.length > 0) scan.stopped = 'budget';
+      else scan.lines.push(line);
+      used += size;
+    }
+    number += 1;
+    text = '';
+    length = 0;
+  };
+  const stream = createReadStream(abs, { encoding: 'utf8', highWaterMark: 64 * 1024 });
+  for await (const chunk of stream as AsyncIterable<string>) {
+    for (let from = 0; from <= chunk.length && !scan.stopped; ) {
+      const newline = chunk.indexOf('\n', from);
+      const end = newline === -1 ? chunk.length : newline;
+      if (end === from && newline === -1) break;
+      if (number >= start && scan.lines.length >= count) scan.stopped = 'limit';
+      else {
+        if (number >= start && text.length <= MAX_LINE_LENGTH) text += chunk.slice(from, Math.min(end, from + MAX_LINE_LENGTH + 1));
+        length += end - from;
+        if (newline === -1) break;
+        finish();
+      }
+      from = end + 1;
+    }
+    if (scan.stopped) break;
+  }
+  if (!scan.stopped && length > 0) finish();
+  if (!scan.stopped) scan.totalLines = number - 1;
+  return scan;
+}
+
+async function refuseNonText(abs: string, shown: string): Promise<void> {
+  const stat = await fs.stat(abs).catch(() => undefined);
+  if (!stat) throw new ToolError(`${shown} does not exist. Use Glob to find the file you mean.`);
+  if (stat.isDirectory()) {
+    throw new ToolError(`${shown} is a directory. Use Glob (e.g. pattern "${shown}/*") or Bash ls to list it.`);
+  }
+  const ext = path.extname(abs).toLowerCase();
+  const hint = 'Read shows text files only; use Bash (e.g. `file`, `xxd | head`) to inspect it.';
+  if (BINARY_EXTENSIONS.has(ext)) throw new ToolError(`${shown} is a binary file (${ext}). ${hint}`);
+  const handle = await fs.open(abs, 'r');
+  try {
+    const buffer = Buffer.alloc(SNIFF_BYTES);
+    const { bytesRead } = await handle.read(buffer, 0, SNIFF_BYTES, 0);
+    if (buffer.subarray(0, bytesRead).includes(0)) throw new ToolError(`${shown} looks binary (it contains NUL bytes). ${hint}`);
+  } finally {
+    await handle.close();
+  }
+}
+
+function footer(scan: Scan, start: number): string {
+  const last = scan.lines[scan.lines.length - 1];
+  if (!scan.stopped || !last) return '';
+  const why = scan.stopped === 'budget' ? 'Output limit reached' : `Showing lines ${start}-${last.number}`;
+  return `\n\n[${why}; the file has more lines. Call Read with offset ${last.number + 1} to continue.]`;
+}
+
+export const readTool = defineTool({
+  name: 'Read',
+  description:
+    'Reads a text file from the workspace. Lines come numbered like `cat -n` (line number, tab, text); ' +
+    'the numbers are not part of the file, so leave them out of Edit strings. Reads up to ' +
+    `${DEFAULT_LIMIT} lines from the start by default; use offset and limit for longer files. ` +
+    `Lines longer than ${MAX_LINE_LENGTH} characters are cut. Binary files and directories are refused ` +
+    '(use Glob to list a directory). Read a file before editing it.',
+  schema,
+  readOnly: true,
+  async run(input, ctx) {
+    const abs = await ctx.workspace.resolve(input.file_path, 'read');
+    const shown = ctx.workspace.relative(abs);
+    await refuseNonText(abs, shown);
+    const start = Math.max(1, input.offset ?? 1);
+    const scan = await scanLines(abs, start, input.limit ?? DEFAULT_LIMIT, ctx.outputLimit);
+    if (scan.lines.length === 0) {
+      if (scan.totalLines === 0) return `${shown} exists but is empty.`;
+      return `${shown} has ${scan.totalLines ?? 'fewer'} lines; offset ${start} is past the end. Use a smaller offset.`;
+    }
+    return scan.lines.map(formatLine).join('\n') + footer(scan, start);
+  },
+});

@@ -1,0 +1,96 @@
+import { z } from 'zod';
+import type { Workspace } from './workspace.js';
+
+/** One item of the TodoWrite checklist. */
+export const TodoSchema = z.object({
+  content: z.string().min(1),
+  status: z.enum(['pending', 'in_progress', 'completed']),
+  activeForm: z.string().optional(),
+});
+export type Todo = z.infer<typeof TodoSchema>;
+
+/** What a tool may touch while it runs; handed in by the loop, never global. */
+export interface ToolContext {
+  workspace: Workspace;
+  /** Aborted when the run is cancelled: tools stop and kill what they started. */
+  signal: AbortSignal;
+  /** The environment a command may see (an allowlist, never the action's secrets). */
+  env: Record<string, string>;
+  /** Characters a tool result may hold before its middle is cut. */
+  outputLimit: number;
+  /** Called by TodoWrite with the whole new list. */
+  onTodos?: (todos: Todo[]) => void;
+}
+
+/** A tool the model may call; `schema` is the single source of both its JSON schema and validation. */
+export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
+  name: string;
+  description: string;
+  schema: S;
+  /** Read-only tools of one turn run in parallel; the others in order. */
+  readOnly: boolean;
+  /** Returns the text for the model; throwing a ToolError (or any error) makes an is_error result. */
+  run(input: z.infer<S>, ctx: ToolContext): Promise<string>;
+}
+
+export function defineTool<S extends z.ZodType>(def: ToolDefinition<S>): ToolDefinition<S> {
+  return def;
+}
+
+/** A failure whose message is written for the model: what went wrong and what to do instead. */
+export class ToolError extends Error {
+  override name = 'ToolError';
+}
+
+export interface ToolResult {
+  content: string;
+  isError: boolean;
+}
+
+/** The JSON schema sent to the model for a tool's input. */
+export function inputSchema(tool: ToolDefinition): Record<string, unknown> {
+  const json = z.toJSONSchema(tool.schema, { io: 'input' }) as Record<string, unknown>;
+  delete json['$schema'];
+  return json;
+}
+
+function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .map((issue) => {
+      const where = issue.path.length > 0 ? issue.path.join('.') : 'input';
+      return `- ${where}: ${issue.message}`;
+    })
+    .join('\n');
+}
+
+/**
+ * Validates and runs one tool call. Nothing thrown escapes: an unknown tool, invalid input or a
+ * failing tool becomes an is_error result that tells the model what to do differently.
+ */
+export async function executeToolCall(
+  tools: ReadonlyMap<string, ToolDefinition>,
+  name: string,
+  input: unknown,
+  ctx: ToolContext,
+): Promise<ToolResult> {
+  const tool = tools.get(name);
+  if (!tool) {
+    const names = [...tools.keys()].join(', ');
+    return { isError: true, content: `No tool named "${name}". Use one of: ${names}.` };
+  }
+  const parsed = tool.schema.safeParse(input);
+  if (!parsed.success) {
+    return {
+      isError: true,
+      content: `Invalid input for ${name}:\n${describeIssues(parsed.error)}\nCall ${name} again with input that matches its schema.`,
+    };
+  }
+  try {
+    const content = await tool.run(parsed.data, ctx);
+    return { isError: false, content };
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    const prefix = error instanceof ToolError ? '' : `${name} failed: `;
+    return { isError: true, content: `${prefix}${message}` };
+  }
+}

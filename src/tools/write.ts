@@ -1,0 +1,42 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { defineTool, ToolError } from './registry.js';
+
+const schema = z.object({
+  file_path: z
+    .string()
+    .min(1)
+    .describe('The file to write: an absolute path, or a path relative to the workspace root.'),
+  content: z.string().describe('The complete new content of the file.'),
+});
+
+/** Lines as an editor counts them: a final newline ends the last line rather than starting one. */
+export function countLines(text: string): number {
+  if (text.length === 0) return 0;
+  const newlines = text.split('\n').length - 1;
+  return text.endsWith('\n') ? newlines : newlines + 1;
+}
+
+export const writeTool = defineTool({
+  name: 'Write',
+  description:
+    'Writes a file in the workspace, replacing it entirely if it exists and creating missing parent ' +
+    'directories. Prefer Edit for changing part of an existing file; use Write for new files or full ' +
+    'rewrites. Read an existing file before overwriting it.',
+  schema,
+  readOnly: false,
+  async run(input, ctx) {
+    const abs = await ctx.workspace.resolve(input.file_path, 'write');
+    const shown = ctx.workspace.relative(abs);
+    const existing = await fs.stat(abs).catch(() => undefined);
+    if (existing?.isDirectory()) {
+      throw new ToolError(`${shown} is a directory. Give the path of a file inside it.`);
+    }
+    await fs.mkdir(path.dirname(abs), { recursive: true });
+    await fs.writeFile(abs, input.content, 'utf8');
+    const bytes = Buffer.byteLength(input.content, 'utf8');
+    const verb = existing ? 'Overwrote' : 'Created';
+    return `${verb} ${shown} (${bytes} bytes, ${countLines(input.content)} lines).`;
+  },
+});

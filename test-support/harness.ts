@@ -1,0 +1,76 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runLoop, type LoopConfig, type LoopResult } from '../src/agent/loop.js';
+import type { MessageParam } from '../src/agent/messages.js';
+import { AnthropicModel } from '../src/model/anthropic.js';
+import { toolEnvironment } from '../src/tools/env.js';
+import { selectTools } from '../src/tools/index.js';
+import { Workspace } from '../src/tools/workspace.js';
+import { startAnthropicServer, type AnthropicServer, type Script } from './anthropic-server.js';
+
+export const TEST_KEY = 'sk-ant-test-0000';
+
+export interface Harness {
+  server: AnthropicServer;
+  dir: string;
+  workspace: Workspace;
+  run(overrides?: Partial<LoopConfig>, messages?: MessageParam[]): Promise<LoopResult>;
+  close(): Promise<void>;
+}
+
+/** A scripted model server, a temp workspace and the real loop wired to both. */
+export async function harness(script: Script, options: { maxRetries?: number; contextWindow?: number } = {}): Promise<Harness> {
+  const server = await startAnthropicServer({ script, requireApiKey: TEST_KEY, ...(options.contextWindow ? { contextWindow: options.contextWindow } : {}) });
+  const dir = await mkdtemp(join(tmpdir(), 'agent-loop-'));
+  const workspace = await Workspace.open(dir);
+  const model = new AnthropicModel({ model: 'claude-sonnet-5-5', apiKey: TEST_KEY, baseURL: server.url, maxRetries: options.maxRetries ?? 2 });
+  return {
+    server,
+    dir,
+    workspace,
+    run(overrides = {}, messages = [{ role: 'user', content: 'do the task' }]) {
+      return runLoop(
+        {
+          model,
+          tools: selectTools(['Read', 'Write', 'Edit', 'Bash', 'Glob', 'Grep', 'TodoWrite']),
+          system: 'You are a test agent.',
+          workspace,
+          toolEnv: toolEnvironment(process.env),
+          limits: { maxSteps: 20, maxCostUsd: 5, deadline: Infinity },
+          signal: new AbortController().signal,
+          maxTokens: 4096,
+          outputLimit: 30000,
+          streamRetries: 3,
+          compactAtTokens: 150000,
+          sleep: (ms) => new Promise((r) => setTimeout(r, Math.min(ms, 20))),
+          ...overrides,
+        },
+        messages,
+      );
+    },
+    async close() {
+      await server.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The tool_result blocks of a recorded request's last message. */
+export function lastToolResults(server: AnthropicServer, index: number): { tool_use_id: string; content: string; is_error?: boolean }[] {
+  const body = server.requests[index]?.body;
+  const last = body?.messages[body.messages.length - 1];
+  if (!last || typeof last.content === 'string') return [];
+  return last.content.flatMap((b) => {
+    if (b.type !== 'tool_result') return [];
+    const content = typeof b['content'] === 'string' ? b['content'] : JSON.stringify(b['content']);
+    return [{ tool_use_id: String(b['tool_use_id']), content, ...(b['is_error'] === true ? { is_error: true } : {}) }];
+  });
+}
+
+export function lastUserText(server: AnthropicServer, index: number): string {
+  const body = server.requests[index]?.body;
+  const last = body?.messages[body.messages.length - 1];
+  if (!last || typeof last.content === 'string') return String(last?.content ?? '');
+  return last.content.flatMap((b) => (b.type === 'text' ? [String(b['text'])] : [])).join('\n');
+}
