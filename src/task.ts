@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { runLoop, type LoopEvents, type LoopResult } from './agent/loop.js';
-import { TranscriptWriter, type MessageParam } from './agent/messages.js';
+import { messageRecord, TranscriptWriter, type MessageParam } from './agent/messages.js';
 import type { Price } from './agent/usage.js';
 import { changedSince, takeBaseline } from './git/changes.js';
 import type { Model } from './model/anthropic.js';
@@ -19,6 +19,8 @@ export interface TaskOptions {
   mode: 'action' | 'cli';
   appendSystemPrompt?: string;
   transcript?: TranscriptWriter;
+  /** Messages before this index are already in the transcript (a resume appending to its own file). */
+  recordMessagesFrom?: number;
   signal: AbortSignal;
   events?: LoopEvents;
   prices?: Readonly<Record<string, Price>>;
@@ -52,6 +54,7 @@ export async function runTask(options: TaskOptions): Promise<TaskResult> {
   };
   const system = systemPrompt({ mode: options.mode, workspace: workspace.root, tools: tools.map((t) => t.name), ...(options.appendSystemPrompt ? { append: options.appendSystemPrompt } : {}) });
   options.transcript?.write({ type: 'system', system, tools: tools.map((t) => t.name), model: settings.model, time: new Date().toISOString() });
+  for (const message of options.messages.slice(options.recordMessagesFrom ?? 0)) options.transcript?.write(messageRecord(message));
   const result = await runLoop(
     {
       model: options.model,

@@ -115,6 +115,8 @@ export interface RecordedRequest {
   headers: Record<string, string | string[] | undefined>;
   /** Size of the request body in bytes. */
   bytes: number;
+  /** `performance.now()` when the whole body had arrived, for start-up and latency figures. */
+  receivedAt: number;
   /** Set for replies that produced a `message_start` (`message` and `cut`). */
   usage?: SimUsage;
   validationError?: string;
@@ -828,6 +830,7 @@ export async function startAnthropicServer(opts: AnthropicServerOptions): Promis
       body: project(parsed),
       headers: { ...req.headers },
       bytes: raw.length,
+      receivedAt: performance.now(),
       reply: 'invalid',
     };
     requests.push(record);

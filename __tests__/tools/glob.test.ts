@@ -52,6 +52,13 @@ describe('Glob', () => {
     expect(result.content).toBe('src/a.ts\nsrc/b.ts');
   });
 
+  it('lists an ignored directory when it is asked for by path', async () => {
+    execFileSync('git', ['init', '-q'], { cwd: root });
+    await put({ '.gitignore': 'node_modules/\n' });
+    const result = await glob({ pattern: '**/*', path: 'node_modules/dep' });
+    expect(result.content).toBe('node_modules/dep/index.ts');
+  });
+
   it('walks the tree outside git, skipping .git and node_modules', async () => {
     const result = await glob({ pattern: '**/*.ts' });
     expect(result.content).toBe('dist/out.ts\nsrc/a.ts\nsrc/b.ts\nsrc/deep/c.ts');

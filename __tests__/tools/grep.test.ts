@@ -85,6 +85,17 @@ describe.each([
     expect(result.content).toBe('src/a.ts:2:line two');
   });
 
+  it('searches an ignored directory when it is asked for by path', async () => {
+    const result = await grep({ pattern: 'alpha', path: 'ignored' });
+    expect(result.content).toBe('ignored/x.ts');
+  });
+
+  it('does not follow a symlink out of the workspace', async () => {
+    await fs.symlink('/etc/passwd', path.join(root, 'link.txt'));
+    const result = await grep({ pattern: 'root', output_mode: 'content' });
+    expect(result.content).not.toContain('link.txt');
+  });
+
   it('reports an invalid pattern as an error', async () => {
     const result = await grep({ pattern: '(unclosed' });
     expect(result.isError).toBe(true);

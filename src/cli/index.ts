@@ -1,4 +1,6 @@
 #!/usr/bin/env node
+import { scrubEnvironment } from '../secrets/environ.js';
+import { isSecretVariable } from '../tools/env.js';
 import { VERSION } from '../version.js';
 import { main } from './main.js';
 
@@ -14,10 +16,14 @@ const onSignal = (name: NodeJS.Signals) => {
 process.on('SIGINT', onSignal);
 process.on('SIGTERM', onSignal);
 
+// Keep what the run needs, then wipe secrets from what other processes can read of ours.
+const env = { ...process.env };
+scrubEnvironment(isSecretVariable);
+
 const code = await main(process.argv.slice(2), {
   stdout: process.stdout,
   stderr: process.stderr,
-  env: process.env,
+  env,
   signal: controller.signal,
   version: VERSION,
 });

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { messageRecord, readTranscript, repairHistory, TranscriptWriter, type MessageParam } from '../agent/messages.js';
+import { readTranscript, repairHistory, TranscriptWriter, type MessageParam } from '../agent/messages.js';
 import { AnthropicModel } from '../model/anthropic.js';
 import { runTask } from '../task.js';
 import { parseCli, USAGE, type CliOptions } from './args.js';
@@ -58,7 +58,6 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
   const transcript = transcriptPath ? new TranscriptWriter(resolve(transcriptPath)) : undefined;
   // Appending to the transcript being resumed adds only what is new; a fresh file gets it all.
   const already = transcriptPath && options.resume && resolve(transcriptPath) === resolve(options.resume) ? start.resumedCount : 0;
-  for (const message of start.messages.slice(already)) transcript?.write(messageRecord(message));
 
   const model = new AnthropicModel({ model: options.settings.model, apiKey, baseURL: io.env['ANTHROPIC_BASE_URL'] || undefined, maxRetries: options.settings.maxRetries });
   let result;
@@ -69,6 +68,7 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
       cwd: resolve(options.cwd),
       messages: start.messages,
       mode: 'cli',
+      recordMessagesFrom: already,
       signal: io.signal,
       events: progressEvents(io.stderr, { quiet: options.quiet }),
       ...(options.appendSystemPrompt ? { appendSystemPrompt: options.appendSystemPrompt } : {}),

@@ -68,6 +68,8 @@ function noMatchError(shown: string, content: string, oldString: string): ToolEr
 }
 
 async function readUtf8(abs: string, shown: string): Promise<string | undefined> {
+  const stat = await fs.stat(abs).catch(() => undefined);
+  if (stat && !stat.isFile() && !stat.isDirectory()) throw new ToolError(`${shown} is not a regular file; Edit only edits files.`);
   const bytes = await fs.readFile(abs).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return undefined;
     if (error.code === 'EISDIR') throw new ToolError(`${shown} is a directory, not a file.`);

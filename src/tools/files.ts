@@ -36,10 +36,15 @@ export function runGit(args: string[], options: GitOptions): Promise<GitResult> 
   });
 }
 
-/** True when dir is inside a git work tree git is willing to use. */
-export async function isGitWorkTree(dir: string, env: Record<string, string>, signal: AbortSignal): Promise<boolean> {
-  const result = await runGit(['rev-parse', '--is-inside-work-tree'], { cwd: dir, env, signal });
-  return result.code === 0 && result.stdout.trim() === 'true';
+/**
+ * True when git should list or search dir: it is in a work tree git is willing to use, and not
+ * itself ignored (asking for node_modules/x by name means its files are wanted).
+ */
+export async function searchWithGit(dir: string, env: Record<string, string>, signal: AbortSignal): Promise<boolean> {
+  const inside = await runGit(['rev-parse', '--is-inside-work-tree'], { cwd: dir, env, signal });
+  if (inside.code !== 0 || inside.stdout.trim() !== 'true') return false;
+  const ignored = await runGit(['check-ignore', '-q', '.'], { cwd: dir, env, signal });
+  return ignored.code !== 0;
 }
 
 function splitNul(text: string): string[] {
@@ -67,7 +72,9 @@ async function walkFiles(base: string): Promise<string[]> {
     await Promise.all(
       entries.map(async (entry) => {
         const rel = prefix + entry.name;
-        if (!entry.isDirectory()) files.push(rel);
+        // Sockets, FIFOs and devices are left out: reading one would block or never end.
+        if (entry.isFile() || entry.isSymbolicLink()) files.push(rel);
+        else if (!entry.isDirectory()) return;
         else if (!SKIPPED_DIRECTORIES.has(entry.name)) await visit(path.join(dir, entry.name), `${rel}/`);
       }),
     );
@@ -78,10 +85,10 @@ async function walkFiles(base: string): Promise<string[]> {
 
 /**
  * Files under base, relative to it with '/' separators: what git would not ignore inside a work
- * tree, otherwise every file except .git and node_modules. Never stats individual files.
+ * tree, otherwise every file except those under .git and node_modules. Never stats a file.
  */
 export async function listFiles(base: string, env: Record<string, string>, signal: AbortSignal): Promise<string[]> {
-  if (await isGitWorkTree(base, env, signal)) return gitFiles(base, env, signal);
+  if (await searchWithGit(base, env, signal)) return gitFiles(base, env, signal);
   return walkFiles(base);
 }
 
@@ -96,6 +103,16 @@ export function comparePaths(a: string, b: string): number {
  */
 export function fileFilter(glob: string): (relPath: string) => boolean {
   return picomatch(glob, { dot: true, basename: !glob.includes('/') });
+}
+
+/**
+ * The bytes of a regular file of at most maxBytes, else undefined. lstat, not stat: a symlink found
+ * while searching may point outside the workspace, and only resolve() may decide about that.
+ */
+export async function readRegularFile(abs: string, maxBytes: number): Promise<Buffer | undefined> {
+  const stat = await fs.lstat(abs).catch(() => undefined);
+  if (!stat?.isFile() || stat.size > maxBytes) return undefined;
+  return fs.readFile(abs).catch(() => undefined);
 }
 
 /** Checks that a search base is a directory, with a message pointing at the right tool otherwise. */

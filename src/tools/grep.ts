@@ -1,6 +1,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { readRegularFile } from './files.js';
 import { grepSearch, type FileHits, type GrepResult } from './grep-search.js';
 import { capText } from './output.js';
 import { defineTool, ToolError } from './registry.js';
@@ -8,6 +9,8 @@ import type { Workspace } from './workspace.js';
 
 const DEFAULT_HEAD_LIMIT = 250;
 const MAX_SHOWN_LINE = 500;
+/** Context lines come from reading the file; past this size only the matching lines are shown. */
+const MAX_CONTEXT_FILE_BYTES = 20 * 1024 * 1024;
 
 const schema = z.object({
   pattern: z
@@ -43,7 +46,8 @@ interface Rendered {
   more: boolean;
 }
 
-function shorten(text: string): string {
+function shorten(raw: string): string {
+  const text = raw.replace(/\r$/, '');
   if (text.length <= MAX_SHOWN_LINE) return text;
   return `${text.slice(0, MAX_SHOWN_LINE)} [... ${text.length - MAX_SHOWN_LINE} more characters]`;
 }
@@ -60,7 +64,7 @@ function hunks(matchLines: number[], context: number, lineCount: number): Array<
   return ranges;
 }
 
-async function fileContent(hits: FileHits, shown: string, input: Input): Promise<string[]> {
+async function fileContent(hits: FileHits, abs: string, shown: string, input: Input): Promise<string[]> {
   const numbered = input['-n'] ?? true;
   // ripgrep's convention: ':' after a matching line's prefix, '-' after a context line's.
   const format = (line: number, text: string, isMatch: boolean): string => {
@@ -68,8 +72,9 @@ async function fileContent(hits: FileHits, shown: string, input: Input): Promise
     return numbered ? `${shown}${sep}${line}${sep}${shorten(text)}` : `${shown}${sep}${shorten(text)}`;
   };
   const context = input['-C'] ?? 0;
-  if (context === 0) return hits.matches.map((m) => format(m.line, m.text, true));
-  const lines = (await fs.readFile(hits.abs, 'utf8')).split('\n').map((l) => l.replace(/\r$/, ''));
+  const bytes = context > 0 ? await readRegularFile(abs, MAX_CONTEXT_FILE_BYTES) : undefined;
+  if (!bytes) return hits.matches.map((m) => format(m.line, m.text, true));
+  const lines = bytes.toString('utf8').split('\n').map((l) => l.replace(/\r$/, ''));
   const matchSet = new Set(hits.matches.map((m) => m.line));
   const out: string[] = [];
   for (const [from, to] of hunks([...matchSet], context, lines.length)) {
@@ -84,17 +89,18 @@ async function renderContent(result: GrepResult, input: Input, workspace: Worksp
   for (const [i, hits] of result.files.entries()) {
     if (lines.length > limit) return { lines, more: true };
     if (i > 0 && (input['-C'] ?? 0) > 0) lines.push('--');
-    lines.push(...(await fileContent(hits, workspace.relative(hits.abs), input)));
+    const abs = path.join(result.base, hits.name);
+    lines.push(...(await fileContent(hits, abs, workspace.relative(abs), input)));
   }
   return { lines, more: result.truncated };
 }
 
-function renderList(result: GrepResult, input: Input, workspace: Workspace): Rendered {
-  const lines = result.files.map((hits) => {
-    const shown = workspace.relative(hits.abs);
+function renderList(result: GrepResult, input: Input, workspace: Workspace, limit: number): Rendered {
+  const lines = result.files.slice(0, limit).map((hits) => {
+    const shown = workspace.relative(path.join(result.base, hits.name));
     return input.output_mode === 'count' ? `${shown}:${hits.count}` : shown;
   });
-  return { lines, more: result.truncated };
+  return { lines, more: result.truncated || result.files.length > limit };
 }
 
 function finish(rendered: Rendered, limit: number): string {
@@ -130,7 +136,7 @@ export const grepTool = defineTool({
       base,
       file,
       glob: input.glob,
-      maxFiles: limit,
+      maxEntries: limit,
       env: ctx.env,
       signal: ctx.signal,
     });
@@ -142,7 +148,7 @@ export const grepTool = defineTool({
     const rendered =
       input.output_mode === 'content'
         ? await renderContent(result, input, ctx.workspace, limit)
-        : renderList(result, input, ctx.workspace);
+        : renderList(result, input, ctx.workspace, limit);
     return capText(finish(rendered, limit), ctx.outputLimit);
   },
 });

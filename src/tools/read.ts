@@ -108,6 +108,7 @@ async function refuseNonText(abs: string, shown: string): Promise<void> {
   if (stat.isDirectory()) {
     throw new ToolError(`${shown} is a directory. Use Glob (e.g. pattern "${shown}/*") or Bash ls to list it.`);
   }
+  if (!stat.isFile()) throw new ToolError(`${shown} is not a regular file (a device, socket or pipe); Read only reads files.`);
   const ext = path.extname(abs).toLowerCase();
   const hint = 'Read shows text files only; use Bash (e.g. `file`, `xxd | head`) to inspect it.';
   if (BINARY_EXTENSIONS.has(ext)) throw new ToolError(`${shown} is a binary file (${ext}). ${hint}`);

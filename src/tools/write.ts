@@ -33,6 +33,7 @@ export const writeTool = defineTool({
     if (existing?.isDirectory()) {
       throw new ToolError(`${shown} is a directory. Give the path of a file inside it.`);
     }
+    if (existing && !existing.isFile()) throw new ToolError(`${shown} is not a regular file; Write only writes files.`);
     await fs.mkdir(path.dirname(abs), { recursive: true });
     await fs.writeFile(abs, input.content, 'utf8');
     const bytes = Buffer.byteLength(input.content, 'utf8');

@@ -1,0 +1,29 @@
+import { spawn } from 'node:child_process';
+
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+/**
+ * The environment every timed child gets: no NODE_EXTRA_CA_CERTS (it alone adds 40-60 ms to a
+ * node start on some machines) and nothing else inherited, so the baseline and the subject pay the same.
+ */
+export function cleanEnv(extra: Record<string, string> = {}): Record<string, string> {
+  return { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: process.env['HOME'] ?? '/tmp', LANG: 'C.UTF-8', ...extra };
+}
+
+/** Milliseconds from spawn to exit. */
+export function timeProcess(args: string[], env: Record<string, string>, cwd?: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(process.execPath, args, { env, cwd, stdio: 'ignore' });
+    child.on('error', reject);
+    child.on('exit', () => resolve(performance.now() - started));
+  });
+}
+
+export function fmt(ms: number): string {
+  return `${ms.toFixed(1)} ms`;
+}
