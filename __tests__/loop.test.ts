@@ -89,6 +89,27 @@ describe('the agent loop', () => {
     expect(results[1]!.content).toMatch(/B/);
   });
 
+  it('keeps thinking and redacted_thinking blocks in the history exactly as received', async () => {
+    h = await harness([
+      {
+        content: [
+          { type: 'thinking', thinking: 'Let me list the files.', signature: 'c2lnbmF0dXJlLTE=' },
+          { type: 'redacted_thinking', data: 'ZW5jcnlwdGVk' },
+          { type: 'tool_use', name: 'Glob', input: { pattern: '*' } },
+        ],
+      },
+      text('listed'),
+    ]);
+    const r = await h.run();
+    expect(r.conclusion).toBe('success');
+    const sent = h.server.requests[1]!.body.messages[1]!.content;
+    expect(Array.isArray(sent) && sent.slice(0, 2)).toEqual([
+      { type: 'thinking', thinking: 'Let me list the files.', signature: 'c2lnbmF0dXJlLTE=' },
+      { type: 'redacted_thinking', data: 'ZW5jcnlwdGVk' },
+    ]);
+    expect(h.server.validationErrors).toEqual([]);
+  });
+
   it('treats stop_sequence as the end of the run', async () => {
     h = await harness([{ content: [{ type: 'text', text: 'stopped here' }], stop_reason: 'stop_sequence' }]);
     const r = await h.run();
