@@ -1,0 +1,201 @@
+import { chmod, readFile, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { BOT_IDENTITY, Repo } from '../../src/git/repo.js';
+import { shallowCheckout, type ShallowCheckout } from '../../test-support/git-remote.js';
+
+let fx: ShallowCheckout;
+let repo: Repo;
+
+const asker = { name: 'Octo Cat', email: 'octocat@users.noreply.github.com' };
+
+describe('branch names', () => {
+  // Read-only checks share one checkout to keep the suite fast.
+  let shared: ShallowCheckout;
+  let names: Repo;
+  beforeAll(async () => {
+    shared = await shallowCheckout();
+    names = Repo.open(shared.work, { env: shared.env });
+  });
+  afterAll(() => shared.cleanup());
+
+  it.each(['$(id)', '--upload-pack=x', 'a..b', '-x', '@{-1}', 'HEAD', 'a b', 'x.lock', '`id`', ''])('rejects %j', async (name) => {
+    expect(await names.isValidBranchName(name)).toBe(false);
+  });
+
+  it.each(['feature', 'agent/issue-12-fix-the-test', 'release/1.2', 'ünïcode'])('accepts %j', async (name) => {
+    expect(await names.isValidBranchName(name)).toBe(true);
+  });
+
+  it('refuses to create, fetch or push an invalid name', async () => {
+    await expect(names.createBranch('$(id)')).rejects.toThrow(/invalid branch name/);
+    await expect(names.checkoutPullHead('--upload-pack=touch /tmp/x')).rejects.toThrow(/invalid branch name/);
+    await expect(names.push('a..b')).rejects.toThrow(/invalid branch name/);
+  });
+});
+
+describe('with a fresh checkout each', () => {
+  beforeEach(async () => {
+    fx = await shallowCheckout();
+    repo = Repo.open(fx.work, { env: fx.env });
+  });
+
+  afterEach(async () => {
+    await fx.cleanup();
+  });
+
+  describe('the checkout actions/checkout leaves', () => {
+    it('is shallow, on main, with no identity', async () => {
+      expect(fx.git(fx.work, ['rev-parse', '--is-shallow-repository']).trim()).toBe('true');
+      expect(await repo.currentBranch()).toBe('main');
+      await fx.write('x.txt', 'x\n');
+      fx.git(fx.work, ['add', '-A']);
+      expect(() => fx.git(fx.work, ['commit', '-m', 'x'])).toThrow(/identity|tell me who you are|user\.useConfigOnly/i);
+    });
+  });
+
+  describe('checkoutPullHead', () => {
+    it('fetches a branch the single-branch shallow clone never had and tracks it', async () => {
+      await repo.checkoutPullHead('feature');
+      expect(await repo.currentBranch()).toBe('feature');
+      expect(await readFile(join(fx.work, 'feature.txt'), 'utf8')).toBe('feature work\n');
+      expect(await repo.headSha()).toBe(fx.git(fx.bare, ['rev-parse', 'refs/heads/feature']).trim());
+      expect(fx.git(fx.work, ['rev-parse', '--abbrev-ref', '@{upstream}']).trim()).toBe('origin/feature');
+    });
+
+    it('checks out a fork pull request head by number, detached', async () => {
+      const forkSha = fx.git(fx.bare, ['rev-parse', 'refs/heads/feature']).trim();
+      fx.git(fx.bare, ['update-ref', 'refs/pull/7/head', forkSha]);
+      await repo.checkoutPullRef(7);
+      expect(await repo.headSha()).toBe(forkSha);
+      expect(await repo.currentBranch()).toBe('');
+      await expect(repo.checkoutPullRef(-1)).rejects.toThrow(/invalid pull request number/);
+      expect(await repo.remoteUrl()).toBe(`file://${fx.bare}`);
+    });
+
+    it('pushes follow-up commits back to the PR branch', async () => {
+      await repo.checkoutPullHead('feature');
+      await fx.write('feature.txt', 'more\n');
+      const sha = await repo.commitAll('Follow up', { committer: BOT_IDENTITY });
+      await repo.push('feature');
+      expect(fx.git(fx.bare, ['rev-parse', 'refs/heads/feature']).trim()).toBe(sha);
+    });
+  });
+
+  describe('commitAll', () => {
+    it('commits as the bot without any configured identity and credits the asker', async () => {
+      await fx.write('src/app.txt', 'changed\n');
+      const sha = await repo.commitAll('Fix the thing', { committer: BOT_IDENTITY, coAuthors: [asker] });
+      expect(sha).toMatch(/^[0-9a-f]{40}$/);
+      const show = (format: string) => fx.git(fx.work, ['log', '-1', `--format=${format}`]).trim();
+      expect(show('%an <%ae>')).toBe(`${BOT_IDENTITY.name} <${BOT_IDENTITY.email}>`);
+      expect(show('%cn <%ce>')).toBe(`${BOT_IDENTITY.name} <${BOT_IDENTITY.email}>`);
+      expect(show('%B')).toBe('Fix the thing\n\nCo-authored-by: Octo Cat <octocat@users.noreply.github.com>');
+      expect(show('%(trailers:key=Co-authored-by,valueonly)')).toBe('Octo Cat <octocat@users.noreply.github.com>');
+    });
+
+    it('cannot be forged into extra trailers through a co-author name', async () => {
+      await fx.write('a.txt', 'a\n');
+      await repo.commitAll('x', { committer: BOT_IDENTITY, coAuthors: [{ name: 'Eve\nSigned-off-by: Boss <b@x>', email: 'e@x' }] });
+      const trailers = fx.git(fx.work, ['log', '-1', '--format=%(trailers:only)']).trim();
+      expect(trailers.split('\n')).toHaveLength(1);
+    });
+
+    it('runs no hooks', async () => {
+      const hook = join(fx.work, '.git', 'hooks', 'pre-commit');
+      await writeFile(hook, '#!/bin/sh\ntouch "$(dirname "$0")/../../hook-ran"\nexit 1\n');
+      await chmod(hook, 0o755);
+      await fx.write('a.txt', 'a\n');
+      expect(await repo.commitAll('with hook', { committer: BOT_IDENTITY })).not.toBeNull();
+      await expect(stat(join(fx.work, 'hook-ran'))).rejects.toThrow();
+      // The hook is live: plain git runs it and fails.
+      await fx.write('b.txt', 'b\n');
+      fx.git(fx.work, ['add', '-A']);
+      expect(() => fx.git(fx.work, ['-c', 'user.name=x', '-c', 'user.email=x@x', 'commit', '-m', 'plain'])).toThrow();
+      expect((await stat(join(fx.work, 'hook-ran'))).isFile()).toBe(true);
+    });
+
+    it('takes a message that looks like an option as plain text', async () => {
+      await fx.write('a.txt', 'a\n');
+      await repo.commitAll('--upload-pack=touch /tmp/pwned', { committer: BOT_IDENTITY });
+      expect(fx.git(fx.work, ['log', '-1', '--format=%s']).trim()).toBe('--upload-pack=touch /tmp/pwned');
+    });
+
+    it('returns null when nothing changed', async () => {
+      expect(await repo.commitAll('nothing', { committer: BOT_IDENTITY })).toBeNull();
+    });
+
+    it('leaves excluded paths out of the commit but in the work tree', async () => {
+      await fx.write('.github/workflows/x.yml', 'on: push\n');
+      await fx.write('a.txt', 'a\n');
+      expect(await repo.workflowChanges()).toEqual(['.github/workflows/x.yml']);
+      await repo.commitAll('no workflows', { committer: BOT_IDENTITY, exclude: await repo.workflowChanges() });
+      expect(fx.git(fx.work, ['show', '--name-only', '--format=', 'HEAD']).trim()).toBe('a.txt');
+      expect(await repo.changedFiles()).toEqual(['.github/workflows/x.yml']);
+    });
+  });
+
+  describe('push and branch names on the remote', () => {
+    it('pushes a new branch that shows up in the bare remote', async () => {
+      const branch = await repo.uniqueBranchName('agent/issue-1-fix');
+      expect(branch).toBe('agent/issue-1-fix');
+      await repo.createBranch(branch);
+      await fx.write('new.txt', 'new\n');
+      const sha = await repo.commitAll('Add new', { committer: BOT_IDENTITY });
+      await repo.push(branch, { setUpstream: true });
+      expect(fx.git(fx.bare, ['rev-parse', `refs/heads/${branch}`]).trim()).toBe(sha);
+      expect(await repo.remoteBranchExists(branch)).toBe(true);
+      expect(await repo.remoteBranchExists('agent/issue-1')).toBe(false);
+    });
+
+    it('suffixes a name the remote already has', async () => {
+      expect(await repo.uniqueBranchName('feature')).toBe('feature-2');
+      fx.git(fx.work, ['push', '--quiet', 'origin', 'HEAD:refs/heads/feature-2']);
+      expect(await repo.uniqueBranchName('feature')).toBe('feature-3');
+      expect(await repo.remoteBranchExists('feature')).toBe(true);
+    });
+
+    it('never force-pushes over diverged work', async () => {
+      await fx.write('a.txt', 'a\n');
+      await repo.commitAll('diverge', { committer: BOT_IDENTITY });
+      await expect(repo.push('feature')).rejects.toThrow(/rejected|fetch first|non-fast-forward/i);
+    });
+  });
+
+  describe('changes and diffs', () => {
+    it('lists tracked and untracked changes, not ignored ones, sorted', async () => {
+      await fx.write('src/app.txt', 'edited\n');
+      await fx.write('b-new.txt', 'b\n');
+      await fx.write('ignored/skip.txt', 'skip\n');
+      expect(await repo.changedFiles()).toEqual(['b-new.txt', 'src/app.txt']);
+    });
+
+    it('includes untracked files in the diff and leaves the index untouched', async () => {
+      await fx.write('src/app.txt', 'one\nTWO\nthree\n');
+      await fx.write('brand-new.txt', 'fresh\n');
+      // status refreshes the index's stat cache, so it runs before the snapshot.
+      const statusBefore = fx.git(fx.work, ['status', '--porcelain']);
+      const indexBefore = await readFile(join(fx.work, '.git', 'index'));
+      const diff = await repo.diff();
+      expect(diff).toContain('diff --git a/brand-new.txt b/brand-new.txt');
+      expect(diff).toContain('+fresh');
+      expect(diff).toContain('-two\n+TWO');
+      expect(await repo.diffStat()).toMatch(/2 files changed/);
+      expect(await readFile(join(fx.work, '.git', 'index'))).toEqual(indexBefore);
+      expect(fx.git(fx.work, ['status', '--porcelain'])).toBe(statusBefore);
+      expect(statusBefore).toContain('?? brand-new.txt');
+    });
+
+    it('cuts a long diff at a line with a note', async () => {
+      await fx.write('big.txt', 'line\n'.repeat(1000));
+      const diff = await repo.diff({ maxChars: 500 });
+      expect(diff.length).toBeLessThan(600);
+      expect(diff).toMatch(/\[… diff cut: \d+ of \d+ characters not shown\]\n$/);
+    });
+
+    it('lists workflow changes', async () => {
+      await fx.write('.github/workflows/x.yml', 'on: push\n');
+      await fx.write('.github/dependabot.yml', 'version: 2\n');
+      expect(await repo.workflowChanges()).toEqual(['.github/workflows/x.yml']);
+    });
+  });
+});

@@ -1,0 +1,53 @@
+import { closeOpenFence, type FinalReport } from '../../src/report/comment.js';
+import { SUMMARY_LIMIT, jobSummary } from '../../src/report/summary.js';
+
+function report(over: Partial<FinalReport & { trigger: string }> = {}): FinalReport & { trigger: string } {
+  return {
+    trigger: 'issue_comment on #12 by @octocat',
+    conclusion: 'success',
+    reason: '',
+    result: 'All done.',
+    runUrl: 'https://github.com/o/r/actions/runs/1',
+    steps: 12,
+    usage: { input_tokens: 1234, output_tokens: 567, cache_read_input_tokens: 89_000, cache_creation_input_tokens: 4321 },
+    costUsd: 1.5,
+    durationMs: 125_000,
+    diff: 'diff --git a/a b/a\n@@ -1 +1 @@\n-x\n+y\n',
+    diffStat: ' a | 2 +-\n 1 file changed, 1 insertion(+), 1 deletion(-)\n',
+    changedFiles: ['a', 'docs/a|b.md'],
+    pushed: true,
+    ...over,
+  };
+}
+
+describe('jobSummary', () => {
+  it('has the table, the final text and the full diff', () => {
+    const md = jobSummary(report({ commit: { sha: '0123456789abcdef', url: 'https://x/commit/0123456' }, pr: { url: 'https://x/pull/3', number: 3 } }));
+    expect(md).toContain('| Trigger | issue_comment on #12 by @octocat |');
+    expect(md).toContain('| Conclusion | ✅ `success` |');
+    expect(md).toContain('| Steps | 12 |');
+    expect(md).toContain('| Tokens | 1,234 in · 567 out · 89,000 cache read · 4,321 cache write |');
+    expect(md).toContain('| Cost | $1.50 |');
+    expect(md).toContain('| Time | 2m05s |');
+    expect(md).toContain('| Files changed | 2 |');
+    expect(md).toContain('| Commit | [`0123456`](https://x/commit/0123456) |');
+    expect(md).toContain('| Pull request | [#3](https://x/pull/3) |');
+    expect(md).toContain('### Result\n\nAll done.');
+    expect(md).toContain('- `docs/a\\|b.md`');
+    expect(md).toContain('```diff\ndiff --git a/a b/a\n@@ -1 +1 @@\n-x\n+y\n```');
+  });
+
+  it('keeps table cells on one line', () => {
+    const md = jobSummary(report({ conclusion: 'error', reason: 'model said\n| no | way |' }));
+    expect(md).toContain('| Conclusion | ⚠️ `error`: model said \\| no \\| way \\| |');
+  });
+
+  it('caps a huge diff near 1,000,000 characters with a note', () => {
+    const line = `+${'y'.repeat(99)}\n`;
+    const md = jobSummary(report({ diff: `diff --git a/b b/b\n${line.repeat(20_000)}` }));
+    expect(md.length).toBeLessThanOrEqual(SUMMARY_LIMIT);
+    expect(md.length).toBeGreaterThan(SUMMARY_LIMIT - 5_000);
+    expect(md).toMatch(/Diff cut to fit the job summary: [\d,]+ of 20,001 lines shown/);
+    expect(closeOpenFence(md)).toBe(md);
+  });
+});

@@ -1,0 +1,95 @@
+import { BOT_IDENTITY, Repo, slugify, type Identity } from '../git/repo.js';
+import type { GitHub } from '../github/client.js';
+import { openPullRequest, type OpenedPull } from '../github/pulls.js';
+
+/** Where the work goes, decided before the loop starts. */
+export type Plan =
+  | { kind: 'pull'; branch: string; pullNumber: number }
+  | { kind: 'fork'; pullNumber: number }
+  | { kind: 'new-branch'; base: string; branch: string; issueNumber: number | null };
+
+export interface Delivery {
+  changedFiles: string[];
+  diff: string;
+  diffStat: string;
+  branch?: string;
+  commit?: { sha: string; url: string };
+  pr?: OpenedPull;
+  pushed: boolean;
+  /** What the reader should know: nothing changed, fork PR not pushed, workflow files held back, a failed push. */
+  note?: string;
+}
+
+export interface DeliverOptions {
+  repo: Repo;
+  /** A second handle whose environment carries push credentials, used for the push alone. */
+  pushRepo: Repo;
+  gh: GitHub;
+  owner: string;
+  name: string;
+  serverUrl: string;
+  plan: Plan;
+  task: string;
+  requester: { login: string; id?: number } | null;
+  requestUrl: string;
+  pullRequest: 'auto' | 'draft' | 'never';
+  summary: string;
+  log: (message: string) => void;
+}
+
+export function commitSubject(task: string): string {
+  const first = task.split('\n').find((l) => l.trim() !== '')?.trim() ?? 'agent changes';
+  const subject = `agent: ${first}`;
+  return subject.length > 72 ? `${subject.slice(0, 71)}…` : subject;
+}
+
+function coAuthor(requester: DeliverOptions['requester']): Identity[] {
+  if (!requester) return [];
+  const email = requester.id ? `${requester.id}+${requester.login}@users.noreply.github.com` : `${requester.login}@users.noreply.github.com`;
+  return [{ name: requester.login, email }];
+}
+
+/** The branch name for new work; never one that exists on the remote already. */
+export async function newBranchName(repo: Repo, prefix: string, issueNumber: number | null, task: string, runId: string): Promise<string> {
+  const base = issueNumber !== null ? `${prefix}issue-${issueNumber}-${slugify(task, 30)}`.replace(/-+$/, '') : `${prefix}run-${runId}`;
+  const name = await repo.uniqueBranchName(base);
+  if (!(await repo.isValidBranchName(name))) throw new Error(`refusing to create branch "${name}": not a valid branch name`);
+  return name;
+}
+
+/** Commits what the run changed and pushes it where pushing is allowed; opens the pull request. */
+export async function deliver(o: DeliverOptions): Promise<Delivery> {
+  const changedFiles = await o.repo.changedFiles();
+  const [diff, diffStat] = await Promise.all([o.repo.diff(), o.repo.diffStat()]);
+  const base: Delivery = { changedFiles, diff, diffStat, pushed: false };
+  if (changedFiles.length === 0) return { ...base, note: 'No files were changed, so nothing was committed.' };
+  if (o.plan.kind === 'fork') {
+    return { ...base, note: 'This pull request comes from a fork: nothing was pushed. The diff below can be applied with `git apply`.' };
+  }
+  const branch = o.plan.branch;
+  if (o.plan.kind === 'new-branch') await o.repo.createBranch(branch);
+  const message = `${commitSubject(o.task)}\n\nRequested in ${o.requestUrl}`;
+  const sha = await o.repo.commitAll(message, { committer: BOT_IDENTITY, author: BOT_IDENTITY, coAuthors: coAuthor(o.requester) });
+  if (!sha) return { ...base, note: 'No files were changed, so nothing was committed.' };
+  const commit = { sha, url: `${o.serverUrl}/${o.owner}/${o.name}/commit/${sha}` };
+  try {
+    await o.pushRepo.push(branch);
+  } catch (error) {
+    const why = error instanceof Error ? error.message.split('\n')[0] : String(error);
+    o.log(`push to ${branch} failed: ${why}`);
+    return { ...base, branch, commit, note: `The commit could not be pushed to \`${branch}\` (${why}). The diff is below.` };
+  }
+  const delivered: Delivery = { ...base, branch, commit, pushed: true };
+  if (o.plan.kind !== 'new-branch' || o.pullRequest === 'never') return delivered;
+  const closes = o.plan.issueNumber !== null ? `\n\nCloses #${o.plan.issueNumber}` : '';
+  const pr = await openPullRequest(o.gh, {
+    owner: o.owner,
+    repo: o.name,
+    head: branch,
+    base: o.plan.base,
+    title: commitSubject(o.task).replace(/^agent: /, ''),
+    body: `${o.summary}\n\nRequested in ${o.requestUrl}${closes}`,
+    draft: o.pullRequest === 'draft',
+  });
+  return { ...delivered, pr };
+}

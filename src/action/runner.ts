@@ -1,0 +1,29 @@
+import { z } from 'zod';
+
+/** The standard variables a runner sets for every step (contract 7). */
+export const RunnerEnvSchema = z.object({
+  GITHUB_EVENT_NAME: z.string().min(1),
+  GITHUB_EVENT_PATH: z.string().min(1),
+  GITHUB_REPOSITORY: z.string().regex(/^[^/]+\/[^/]+$/),
+  GITHUB_WORKSPACE: z.string().min(1),
+  GITHUB_API_URL: z.string().default('https://api.github.com'),
+  GITHUB_SERVER_URL: z.string().default('https://github.com'),
+  GITHUB_RUN_ID: z.string().default('0'),
+  GITHUB_RUN_ATTEMPT: z.string().default('1'),
+  RUNNER_TEMP: z.string().optional(),
+});
+export type RunnerEnv = z.infer<typeof RunnerEnvSchema>;
+
+export function readRunnerEnv(env: NodeJS.ProcessEnv): RunnerEnv {
+  const parsed = RunnerEnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const missing = parsed.error.issues.map((i) => String(i.path[0])).join(', ');
+    throw new Error(`not running in a GitHub Actions job: ${missing} missing or malformed`);
+  }
+  return parsed.data;
+}
+
+export function runUrl(r: RunnerEnv): string {
+  const attempt = Number(r.GITHUB_RUN_ATTEMPT) > 1 ? `/attempts/${r.GITHUB_RUN_ATTEMPT}` : '';
+  return `${r.GITHUB_SERVER_URL}/${r.GITHUB_REPOSITORY}/actions/runs/${r.GITHUB_RUN_ID}${attempt}`;
+}

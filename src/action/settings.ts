@@ -1,0 +1,83 @@
+import { z } from 'zod';
+import { describeSettingsError, LoopSettingsSchema } from '../settings.js';
+
+const list = z.string().transform((s) =>
+  s
+    .split(/[,\n]/)
+    .map((t) => t.trim())
+    .filter((t) => t.length > 0),
+);
+
+/** Every input of action.yml, as one validated object. */
+export const ActionSettingsSchema = LoopSettingsSchema.extend({
+  /** A task; when set the action runs on any event. */
+  prompt: z.string().default(''),
+  /** Starts a run when it stands as a word in a comment, review or issue body. */
+  triggerPhrase: z.string().trim().min(1, 'must not be empty').default('/agent'),
+  /** A label whose addition starts a run. */
+  labelTrigger: z.string().trim().default(''),
+  /** A login whose assignment starts a run. */
+  assigneeTrigger: z.string().trim().default(''),
+  /** Anthropic API key (else env ANTHROPIC_API_KEY). */
+  anthropicApiKey: z.string().trim().default(''),
+  /** Anthropic-compatible endpoint (else env ANTHROPIC_BASE_URL). */
+  anthropicBaseUrl: z.union([z.literal(''), z.url()]).default(''),
+  /** Token for REST calls and push. */
+  githubToken: z.string().trim().min(1, 'is required (the default is ${{ github.token }})'),
+  /** Prefix of the branches the action creates. */
+  branchPrefix: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9._/-]*$/, 'may hold letters, digits, ".", "_", "-" and "/" only')
+    .default('agent/'),
+  /** Open a pull request for work on a new branch: auto, draft or never. */
+  pullRequest: z.enum(['auto', 'draft', 'never']).default('auto'),
+  /** Bot logins allowed to trigger a run. */
+  allowedBots: list.default([]),
+  /** Extra instructions for the system prompt. */
+  appendSystemPrompt: z.string().default(''),
+});
+export type ActionSettings = z.infer<typeof ActionSettingsSchema>;
+
+/** Input names as users write them in `with:`, by settings key. */
+export const INPUT_NAMES: Readonly<Record<string, string>> = {
+  prompt: 'prompt',
+  triggerPhrase: 'trigger-phrase',
+  labelTrigger: 'label-trigger',
+  assigneeTrigger: 'assignee-trigger',
+  anthropicApiKey: 'anthropic-api-key',
+  anthropicBaseUrl: 'anthropic-base-url',
+  model: 'model',
+  maxSteps: 'max-steps',
+  maxCostUsd: 'max-cost-usd',
+  maxRetries: 'max-retries',
+  timeoutMinutes: 'timeout-minutes',
+  allowedTools: 'allowed-tools',
+  githubToken: 'github-token',
+  branchPrefix: 'branch-prefix',
+  pullRequest: 'pull-request',
+  allowedBots: 'allowed-bots',
+  appendSystemPrompt: 'append-system-prompt',
+};
+
+export class SettingsError extends Error {
+  override name = 'SettingsError';
+}
+
+/**
+ * Reads every input through getInput (core.getInput in the action). An empty input takes the
+ * default, as an input left out of `with:` does.
+ */
+export function readSettings(getInput: (name: string) => string): ActionSettings {
+  const raw: Record<string, string> = {};
+  for (const [key, input] of Object.entries(INPUT_NAMES)) {
+    const value = getInput(input);
+    if (value !== '') raw[key] = value;
+  }
+  const parsed = ActionSettingsSchema.safeParse(raw);
+  if (!parsed.success) {
+    const names = Object.fromEntries(Object.entries(INPUT_NAMES).map(([k, v]) => [k, `input ${v}`]));
+    throw new SettingsError(describeSettingsError(parsed.error, names));
+  }
+  return parsed.data;
+}

@@ -1,0 +1,178 @@
+import type { GitHubEvent, RepoRef } from './event.js';
+import { statusOf, type GitHub } from './client.js';
+import { TRACKING_MARKER, type Trigger } from './trigger.js';
+
+export interface ThreadComment {
+  author: string;
+  body: string;
+  createdAt: string;
+}
+
+export interface PullContext {
+  number: number;
+  title: string;
+  body: string;
+  author: string;
+  baseRef: string;
+  headRef: string;
+  headSha: string;
+  headRepoFullName: string;
+  isFork: boolean;
+  files: { filename: string; status: string; additions: number; deletions: number }[];
+  diff: string;
+  diffCut: number;
+}
+
+export interface FailingCheck {
+  name: string;
+  conclusion: string;
+  url: string;
+  /** The end of its log, when the token may read it. */
+  logTail: string | null;
+}
+
+/** Everything the model is told about where the request came from. */
+export interface TaskContext {
+  repo: RepoRef;
+  trigger: Trigger;
+  issue?: { number: number; title: string; body: string; author: string; isPullRequest: boolean };
+  comments: ThreadComment[];
+  pull?: PullContext;
+  reviewComment?: { path: string; line: number | null; diffHunk: string; body: string; author: string };
+  failingChecks: FailingCheck[];
+  /** AGENTS.md or CLAUDE.md, from the base branch for a pull request. */
+  instructions?: { path: string; content: string };
+}
+
+export interface ContextLimits {
+  diffChars: number;
+  logTailChars: number;
+  maxChecks: number;
+  instructionsChars: number;
+}
+
+export const DEFAULT_CONTEXT_LIMITS: ContextLimits = { diffChars: 60_000, logTailChars: 6_000, maxChecks: 3, instructionsChars: 20_000 };
+
+type Gh = GitHub;
+interface Where {
+  owner: string;
+  repo: string;
+}
+
+/**
+ * Comments of the thread up to the trigger. Comments created or edited after it are left out:
+ * text added while the run starts could steer it, and nobody who asked has seen it. So are the
+ * action's own comments.
+ */
+async function threadComments(gh: Gh, where: Where, number: number, trigger: Trigger): Promise<ThreadComment[]> {
+  const all = await gh.paginate(gh.rest.issues.listComments, { ...where, issue_number: number, per_page: 100 });
+  const cutoff = trigger.triggerTime ? Date.parse(trigger.triggerTime) : Infinity;
+  return all
+    .filter((c) => c.id !== trigger.commentId)
+    .filter((c) => Date.parse(c.created_at) <= cutoff && Date.parse(c.updated_at) <= cutoff)
+    .filter((c) => !(c.body ?? '').includes(TRACKING_MARKER))
+    .map((c) => ({ author: c.user?.login ?? 'ghost', body: c.body ?? '', createdAt: c.created_at }));
+}
+
+async function pullContext(gh: Gh, where: Where, number: number, limits: ContextLimits): Promise<PullContext> {
+  const [{ data: pr }, files, diffResponse] = await Promise.all([
+    gh.rest.pulls.get({ ...where, pull_number: number }),
+    gh.paginate(gh.rest.pulls.listFiles, { ...where, pull_number: number, per_page: 100 }),
+    gh.request('GET /repos/{owner}/{repo}/pulls/{pull_number}', { ...where, pull_number: number, headers: { accept: 'application/vnd.github.diff' } }),
+  ]);
+  const fullDiff = typeof diffResponse.data === 'string' ? diffResponse.data : '';
+  const diff = fullDiff.slice(0, limits.diffChars);
+  const headRepo = pr.head.repo?.full_name ?? '';
+  return {
+    number,
+    title: pr.title,
+    body: pr.body ?? '',
+    author: pr.user?.login ?? 'ghost',
+    baseRef: pr.base.ref,
+    headRef: pr.head.ref,
+    headSha: pr.head.sha,
+    headRepoFullName: headRepo,
+    isFork: headRepo !== `${where.owner}/${where.repo}`,
+    files: files.map((f) => ({ filename: f.filename, status: f.status, additions: f.additions, deletions: f.deletions })),
+    diff,
+    diffCut: fullDiff.length - diff.length,
+  };
+}
+
+async function logTail(gh: Gh, where: Where, jobId: number, chars: number): Promise<string | null> {
+  try {
+    const response = await gh.rest.actions.downloadJobLogsForWorkflowRun({ ...where, job_id: jobId });
+    const text = typeof response.data === 'string' ? response.data : String(response.data ?? '');
+    return text.slice(-chars);
+  } catch {
+    // The default token of a workflow without `actions: read` may not read logs: names still help.
+    return null;
+  }
+}
+
+async function failingChecks(gh: Gh, where: Where, sha: string, limits: ContextLimits): Promise<FailingCheck[]> {
+  try {
+    const { data } = await gh.rest.checks.listForRef({ ...where, ref: sha, per_page: 100 });
+    const failed = data.check_runs.filter((c) => c.conclusion === 'failure' || c.conclusion === 'timed_out').slice(0, limits.maxChecks);
+    return Promise.all(
+      failed.map(async (c) => ({
+        name: c.name,
+        conclusion: c.conclusion ?? 'failure',
+        url: c.html_url ?? '',
+        logTail: await logTail(gh, where, c.id, limits.logTailChars),
+      })),
+    );
+  } catch (error) {
+    if (statusOf(error) === 403 || statusOf(error) === 404) return [];
+    throw error;
+  }
+}
+
+async function instructions(gh: Gh, where: Where, ref: string, limit: number): Promise<TaskContext['instructions']> {
+  for (const path of ['AGENTS.md', 'CLAUDE.md']) {
+    try {
+      const { data } = await gh.rest.repos.getContent({ ...where, path, ref });
+      if (!Array.isArray(data) && data.type === 'file' && 'content' in data) {
+        return { path, content: Buffer.from(data.content, 'base64').toString('utf8').slice(0, limit) };
+      }
+    } catch (error) {
+      if (statusOf(error) !== 404) throw error;
+    }
+  }
+  return undefined;
+}
+
+function targetNumber(trigger: Trigger): number | null {
+  return trigger.target.type === 'repo' ? null : trigger.target.number;
+}
+
+/** Gathers the context with independent REST calls made concurrently. */
+export async function gatherContext(gh: Gh, event: GitHubEvent, repo: RepoRef, trigger: Trigger, limits: ContextLimits = DEFAULT_CONTEXT_LIMITS): Promise<TaskContext> {
+  const where = { owner: repo.owner, repo: repo.name };
+  const number = targetNumber(trigger);
+  const context: TaskContext = { repo, trigger, comments: [], failingChecks: [] };
+  if (number === null) {
+    context.instructions = await instructions(gh, where, repo.defaultBranch, limits.instructionsChars);
+    return context;
+  }
+  const isPull = trigger.target.type === 'pull';
+  const [issue, comments, pull] = await Promise.all([
+    gh.rest.issues.get({ ...where, issue_number: number }).then((r) => r.data),
+    threadComments(gh, where, number, trigger),
+    isPull ? pullContext(gh, where, number, limits) : Promise.resolve(undefined),
+  ]);
+  context.issue = { number, title: issue.title, body: issue.body ?? '', author: issue.user?.login ?? 'ghost', isPullRequest: Boolean(issue.pull_request) };
+  context.comments = comments;
+  const [checks, found] = await Promise.all([
+    pull ? failingChecks(gh, where, pull.headSha, limits) : Promise.resolve([]),
+    instructions(gh, where, pull ? pull.baseRef : repo.defaultBranch, limits.instructionsChars),
+  ]);
+  if (pull) context.pull = pull;
+  context.failingChecks = checks;
+  if (found) context.instructions = found;
+  if (event.kind === 'pull_request_review_comment') {
+    const c = event.comment;
+    context.reviewComment = { path: c.path, line: c.line, diffHunk: c.diffHunk, body: c.body, author: c.user.login };
+  }
+  return context;
+}

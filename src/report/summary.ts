@@ -1,0 +1,98 @@
+import { closeOpenFence, cutText, cutToLines, diffSummary, fencedBlock, inline, type FinalReport } from './comment.js';
+import { formatDuration, formatUsd } from './format.js';
+
+/** GitHub accepts 1 MiB per step summary; this leaves room for the table and notes. */
+export const SUMMARY_LIMIT = 1_000_000;
+
+export type SummaryReport = FinalReport & { trigger: string };
+
+function count(n: number): string {
+  return n.toLocaleString('en-US');
+}
+
+/** A table cell holds one line, and a `|` would end the cell early. */
+function cell(text: string): string {
+  return inline(text, 500).replace(/\|/g, '\\|');
+}
+
+function conclusionCell(r: SummaryReport): string {
+  const icon = r.conclusion === 'success' ? '✅' : '⚠️';
+  const reason = r.reason.trim() === '' ? '' : `: ${cell(r.reason)}`;
+  return `${icon} \`${cell(r.conclusion)}\`${reason}`;
+}
+
+function rows(r: SummaryReport): [string, string][] {
+  const u = r.usage;
+  const out: [string, string][] = [
+    ['Trigger', cell(r.trigger)],
+    ['Conclusion', conclusionCell(r)],
+    ['Steps', count(r.steps)],
+    [
+      'Tokens',
+      `${count(u.input_tokens)} in · ${count(u.output_tokens)} out · ${count(u.cache_read_input_tokens)} cache read · ${count(u.cache_creation_input_tokens)} cache write`,
+    ],
+    ['Cost', formatUsd(r.costUsd)],
+    ['Time', formatDuration(r.durationMs)],
+    ['Files changed', count(r.changedFiles.length)],
+  ];
+  if (r.commit) out.push(['Commit', `[\`${r.commit.sha.slice(0, 7)}\`](${r.commit.url})`]);
+  if (r.branch) out.push(['Branch', `\`${cell(r.branch)}\`${r.pushed ? '' : ' (not pushed)'}`]);
+  if (r.pr) out.push(['Pull request', `[#${r.pr.number}](${r.pr.url})`]);
+  out.push(['Run', `[View run](${r.runUrl})`]);
+  return out;
+}
+
+function table(r: SummaryReport): string {
+  return ['| | |', '| --- | --- |', ...rows(r).map(([k, v]) => `| ${k} | ${v} |`)].join('\n');
+}
+
+/** Enough to see what a run touched; a vendored tree of 100k files would crowd out the diff. */
+const MAX_LISTED_FILES = 1000;
+
+function filesList(files: string[]): string | null {
+  if (files.length === 0) return null;
+  const listed = files.slice(0, MAX_LISTED_FILES).map((f) => `- \`${cell(f)}\``);
+  if (files.length > MAX_LISTED_FILES) listed.push(`- … and ${count(files.length - MAX_LISTED_FILES)} more`);
+  const items = listed.join('\n');
+  return `<details>\n<summary>${count(files.length)} changed file${files.length === 1 ? '' : 's'}</summary>\n\n${items}\n\n</details>`;
+}
+
+function diffPart(r: SummaryReport, diff: string, cut: { shown: number; total: number } | null): string | null {
+  if (r.diff.trim() === '') return null;
+  const note = cut ? `\n\n_✂️ Diff cut to fit the job summary: ${count(cut.shown)} of ${count(cut.total)} lines shown._` : '';
+  return `### Diff (${inline(diffSummary(r))})\n\n${fencedBlock(diff, 'diff')}${note}`;
+}
+
+function render(r: SummaryReport, text: string, diff: string | null): string {
+  const parts = [`## agent-action: ${r.conclusion === 'success' ? '✅' : '⚠️'} ${inline(r.conclusion, 40)}`, table(r)];
+  if (r.note) parts.push(`> **Note:** ${inline(r.note, 1000)}`);
+  parts.push('### Result', text);
+  const files = filesList(r.changedFiles);
+  if (files) parts.push(files);
+  if (diff) parts.push(diff);
+  return `${parts.join('\n\n')}\n`;
+}
+
+function fitDiff(r: SummaryReport, text: string): string | null {
+  const whole = diffPart(r, r.diff, null);
+  if (render(r, text, whole).length <= SUMMARY_LIMIT) return whole;
+  let budget = SUMMARY_LIMIT - render(r, text, diffPart(r, '', { shown: 0, total: 0 })).length - 64;
+  for (let attempt = 0; attempt < 4; attempt += 1) {
+    const kept = cutToLines(r.diff, Math.max(0, budget));
+    const part = diffPart(r, kept.text, kept);
+    const over = render(r, text, part).length - SUMMARY_LIMIT;
+    if (over <= 0) return part;
+    budget -= over;
+  }
+  return null;
+}
+
+export function jobSummary(r: SummaryReport): string {
+  const text = r.result.trim() === '' ? '_(no final text)_' : closeOpenFence(r.result.trim());
+  const full = render(r, text, fitDiff(r, text));
+  if (full.length <= SUMMARY_LIMIT) return full;
+  const note = '\n\n_✂️ Text cut to fit the job summary._';
+  const budget = SUMMARY_LIMIT - render(r, '', null).length - note.length - 64;
+  const fitted = render(r, `${closeOpenFence(cutText(text, budget))}${note}`, null);
+  return fitted.length <= SUMMARY_LIMIT ? fitted : cutText(fitted, SUMMARY_LIMIT);
+}
