@@ -18,7 +18,8 @@ export interface WorldOptions {
   /** Other branches on the remote: name -> files changed on top of main. */
   branches?: Record<string, Record<string, string>>;
   script: Script;
-  sim?: Partial<GitHubSimOptions>;
+  /** Simulator settings, or a function of the seeded branches' head commits. */
+  sim?: Partial<GitHubSimOptions> | ((heads: Record<string, string>) => Partial<GitHubSimOptions>);
 }
 
 export interface ActionRun {
@@ -95,7 +96,10 @@ export async function makeWorld(o: WorldOptions): Promise<World> {
   }
   runGit(root, ['clone', '-q', '--depth', '1', '--single-branch', '--branch', 'main', `file://${bare}`, work], env);
 
-  const sim = await startGitHubSim({ owner: OWNER, repo: REPO, token: GH_TOKEN, permissions: {}, ...o.sim });
+  const heads: Record<string, string> = {};
+  for (const branch of ['main', ...Object.keys(o.branches ?? {})]) heads[branch] = runGit(bare, ['rev-parse', branch], env).trim();
+  const simOptions = typeof o.sim === 'function' ? o.sim(heads) : o.sim;
+  const sim = await startGitHubSim({ owner: OWNER, repo: REPO, token: GH_TOKEN, permissions: {}, ...simOptions });
   const model = await startAnthropicServer({ script: o.script, requireApiKey: API_KEY });
 
   return {

@@ -52,7 +52,19 @@ function firstPrompt(w: World): string {
 }
 
 async function prWorld(opts: { fork?: boolean; script?: ScriptedReply[]; permissions?: Record<string, 'write' | 'read' | 'admin'> } = {}): Promise<World> {
-  const w = await makeWorld({ main: MAIN, branches: { 'fix-math': { 'notes.md': 'wip\n' } }, script: opts.script ?? FIX, sim: { permissions: opts.permissions ?? { alice: 'write' }, files: { main: { 'AGENTS.md': MAIN['AGENTS.md'] } } } });
+  const w = await makeWorld({
+    main: MAIN,
+    branches: { 'fix-math': { 'notes.md': 'wip\n' } },
+    script: opts.script ?? FIX,
+    sim: (heads) => ({
+      permissions: opts.permissions ?? { alice: 'write' },
+      files: { main: { 'AGENTS.md': MAIN['AGENTS.md'] } },
+      checkRuns: [
+        { id: 31, name: 'test (node 24)', head_sha: heads['fix-math']!, status: 'completed', conclusion: 'failure', log: 'setup ok\nnot ok 1 - adds\n  expected: 5\n  actual: -1\n' },
+        { id: 32, name: 'lint', head_sha: heads['fix-math']!, status: 'completed', conclusion: 'success' },
+      ],
+    }),
+  });
   const headSha = w.remoteGit(['rev-parse', 'fix-math']).trim();
   w.sim.issues.set(7, issue(7, { title: 'Work on math', pull: { headRef: 'fix-math', headSha, headRepoFullName: opts.fork ? 'mallory/calc' : `${OWNER}/${REPO}`, baseRef: 'main', files: [{ filename: 'notes.md', status: 'added', additions: 1, deletions: 0 }], diff: 'diff --git a/notes.md b/notes.md\n+wip\n' } }));
   return w;
@@ -91,6 +103,8 @@ describe('the action (dist/index.js) on GitHub events', () => {
     expect(firstPrompt(world)).toMatch(/fix the failing test/);
     expect(firstPrompt(world)).toMatch(/notes\.md \(added, \+1 -0\)/);
     expect(firstPrompt(world)).toMatch(/AGENTS\.md/);
+    expect(firstPrompt(world)).toMatch(/Failing checks.*test \(node 24\): failure.*not ok 1 - adds/);
+    expect(firstPrompt(world)).not.toMatch(/lint/);
     expect(world.model.validationErrors).toEqual([]);
   });
 
