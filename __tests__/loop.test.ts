@@ -316,3 +316,24 @@ describe('tool output', () => {
     expect(results[0]!.content).not.toMatch(/root:/);
   });
 });
+
+describe('stuck detection', () => {
+  const failing = { content: [{ type: 'tool_use' as const, name: 'Read', input: { file_path: 'nope.txt' } }] };
+
+  it('points out the third identical failure and ends the run at the fifth', async () => {
+    h = await harness(() => failing);
+    const r = await h.run();
+    expect(r.conclusion).toBe('error');
+    expect(r.reason).toMatch(/stuck: the same Read call failed the same way 5 times in a row/);
+    expect(h.server.requests).toHaveLength(5);
+    expect(lastToolResults(h.server, 2)[0]!.content).not.toMatch(/times in a row/);
+    expect(lastToolResults(h.server, 3)[0]!.content).toMatch(/failed the same way 3 times in a row/);
+  });
+
+  it('starts counting again after a call that works', async () => {
+    let n = 0;
+    h = await harness(() => (++n === 4 ? { content: [{ type: 'tool_use', name: 'Bash', input: { command: 'true' } }] } : n > 8 ? text('gave up') : failing));
+    const r = await h.run();
+    expect(r.conclusion).toBe('success');
+  });
+});

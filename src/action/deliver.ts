@@ -34,6 +34,12 @@ export interface DeliverOptions {
   requestUrl: string;
   pullRequest: 'auto' | 'draft' | 'never';
   summary: string;
+  /** New branches must start with this; nothing else but the PR's own branch is ever pushed. */
+  branchPrefix: string;
+  /** Push changes under .github/workflows/ too (off: they stay in the diff only). */
+  allowWorkflowChanges: boolean;
+  /** Applied to everything that leaves: commit message, pull request title and body. */
+  redact: (text: string) => string;
   log: (message: string) => void;
 }
 
@@ -67,19 +73,27 @@ export async function deliver(o: DeliverOptions): Promise<Delivery> {
     return { ...base, note: 'This pull request comes from a fork: nothing was pushed. The diff below can be applied with `git apply`.' };
   }
   const branch = o.plan.branch;
+  const allowed = o.plan.kind === 'pull' ? branch === o.plan.branch : branch.startsWith(o.branchPrefix) && branch.length > o.branchPrefix.length;
+  if (!allowed) throw new Error(`refusing to push to ${branch}: only the pull request's branch or new ${o.branchPrefix}* branches are pushed`);
+  // A token rarely may push workflow files, and a prompt-injected run must not rewrite CI: hold them back unless allowed.
+  const held = o.allowWorkflowChanges ? [] : await o.repo.workflowChanges();
+  const notes: string[] = [];
+  if (held.length > 0) {
+    notes.push(`Changes to workflow files were not pushed (allow-workflow-changes is off): ${held.map((f) => `\`${f}\``).join(', ')}. They are in the diff below.`);
+  }
   if (o.plan.kind === 'new-branch') await o.repo.createBranch(branch);
-  const message = `${commitSubject(o.task)}\n\nRequested in ${o.requestUrl}`;
-  const sha = await o.repo.commitAll(message, { committer: BOT_IDENTITY, author: BOT_IDENTITY, coAuthors: coAuthor(o.requester) });
-  if (!sha) return { ...base, note: 'No files were changed, so nothing was committed.' };
+  const message = o.redact(`${commitSubject(o.task)}\n\nRequested in ${o.requestUrl}`);
+  const sha = await o.repo.commitAll(message, { committer: BOT_IDENTITY, author: BOT_IDENTITY, coAuthors: coAuthor(o.requester), exclude: held });
+  if (!sha) return { ...base, note: [...notes, 'Nothing was committed.'].join(' ') };
   const commit = { sha, url: `${o.serverUrl}/${o.owner}/${o.name}/commit/${sha}` };
   try {
     await o.pushRepo.push(branch);
   } catch (error) {
     const why = error instanceof Error ? error.message.split('\n')[0] : String(error);
     o.log(`push to ${branch} failed: ${why}`);
-    return { ...base, branch, commit, note: `The commit could not be pushed to \`${branch}\` (${why}). The diff is below.` };
+    return { ...base, branch, commit, note: [...notes, `The commit could not be pushed to \`${branch}\` (${o.redact(why ?? '')}). The diff is below.`].join(' ') };
   }
-  const delivered: Delivery = { ...base, branch, commit, pushed: true };
+  const delivered: Delivery = { ...base, branch, commit, pushed: true, ...(notes.length > 0 ? { note: notes.join(' ') } : {}) };
   if (o.plan.kind !== 'new-branch' || o.pullRequest === 'never') return delivered;
   const closes = o.plan.issueNumber !== null ? `\n\nCloses #${o.plan.issueNumber}` : '';
   const pr = await openPullRequest(o.gh, {
@@ -87,8 +101,8 @@ export async function deliver(o: DeliverOptions): Promise<Delivery> {
     repo: o.name,
     head: branch,
     base: o.plan.base,
-    title: commitSubject(o.task).replace(/^agent: /, ''),
-    body: `${o.summary}\n\nRequested in ${o.requestUrl}${closes}`,
+    title: o.redact(commitSubject(o.task).replace(/^agent: /, '')),
+    body: o.redact(`${o.summary}\n\nRequested in ${o.requestUrl}${closes}`),
     draft: o.pullRequest === 'draft',
   });
   return { ...delivered, pr };

@@ -1,8 +1,8 @@
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TranscriptWriter } from '../agent/messages.js';
 import type { Todo } from '../tools/registry.js';
+import { authEnv, takeCheckoutCredentials } from '../git/credentials.js';
 import { Repo } from '../git/repo.js';
 import { createGitHub, type GitHub } from '../github/client.js';
 import { runMarker, TrackingComment, type CommentPlace } from '../github/comments.js';
@@ -82,27 +82,10 @@ function requestUrl(r: RunnerEnv, event: GitHubEvent, trigger: Trigger): string 
   return runUrl(r);
 }
 
-/** Push credentials for an https origin, given to the push command alone (never to tools). */
-function pushEnv(token: string, serverUrl: string): Record<string, string> {
-  const basic = Buffer.from(`x-access-token:${token}`).toString('base64');
-  return { GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: `http.${serverUrl.replace(/\/+$/, '')}/.extraheader`, GIT_CONFIG_VALUE_0: `AUTHORIZATION: basic ${basic}` };
-}
-
-function hasPersistedCredentials(workspace: string): boolean {
-  try {
-    return execFileSync('git', ['config', '--local', '--get-regexp', '^http\\..*\\.extraheader$'], { cwd: workspace, encoding: 'utf8' }).trim() !== '';
-  } catch {
-    return false;
-  }
-}
-
-/**
- * The handle for commands that reach origin. An https origin without credentials left by
- * actions/checkout gets the token through the environment of those commands alone.
- */
+/** The handle for commands that reach origin: an https origin gets the token in their environment alone. */
 async function networkRepo(repo: Repo, workspace: string, token: string, serverUrl: string): Promise<Repo> {
-  if (!/^https?:/i.test(await repo.remoteUrl()) || hasPersistedCredentials(workspace)) return repo;
-  return Repo.open(workspace, { env: pushEnv(token, serverUrl) });
+  if (!/^https?:/i.test(await repo.remoteUrl())) return repo;
+  return Repo.open(workspace, { env: authEnv(token, serverUrl) });
 }
 
 /** The repository as the event names it; scheduled events name none, so it is asked for. */
@@ -151,6 +134,14 @@ export async function runAction(deps: ActionDeps): Promise<ActionOutcome> {
     react(gh, owner, name, trigger).catch((e: unknown) => io.warning(`could not add a reaction: ${String(e)}`)),
   ]);
 
+  const credentials = takeCheckoutCredentials(r.GITHUB_WORKSPACE);
+  try {
+    return await work();
+  } finally {
+    credentials.restore();
+  }
+
+  async function work(): Promise<ActionOutcome> {
   const repo = Repo.open(r.GITHUB_WORKSPACE);
   const netRepo = await networkRepo(repo, r.GITHUB_WORKSPACE, settings.githubToken, r.GITHUB_SERVER_URL);
   let plan: Plan;
@@ -164,7 +155,7 @@ export async function runAction(deps: ActionDeps): Promise<ActionOutcome> {
     }
   } else {
     const issueNumber = trigger.target.type === 'issue' ? trigger.target.number : null;
-    plan = { kind: 'new-branch', base: await repo.currentBranch(), branch: await newBranchName(netRepo, settings.branchPrefix, issueNumber, context.issue?.title ?? trigger.task, r.GITHUB_RUN_ID), issueNumber };
+    plan = { kind: 'new-branch', base: await repo.currentBranch(), branch: await newBranchName(netRepo, settings.branchPrefix, issueNumber, redactor.redact(context.issue?.title ?? trigger.task), r.GITHUB_RUN_ID), issueNumber };
   }
 
   const transcriptDir = join(r.RUNNER_TEMP ?? r.GITHUB_WORKSPACE, 'agent-action');
@@ -211,7 +202,24 @@ export async function runAction(deps: ActionDeps): Promise<ActionOutcome> {
 
   let delivery: Delivery;
   try {
-    delivery = await deliver({ repo, pushRepo: netRepo, gh, owner, name, serverUrl: r.GITHUB_SERVER_URL, plan, task: trigger.task, requester: trigger.requester, requestUrl: requestUrl(r, event, trigger), pullRequest: settings.pullRequest, summary: redactor.redact(result.result), log: io.warning });
+    delivery = await deliver({
+      repo,
+      pushRepo: netRepo,
+      gh,
+      owner,
+      name,
+      serverUrl: r.GITHUB_SERVER_URL,
+      plan,
+      task: trigger.task,
+      requester: trigger.requester,
+      requestUrl: requestUrl(r, event, trigger),
+      pullRequest: settings.pullRequest,
+      summary: redactor.redact(result.result),
+      branchPrefix: settings.branchPrefix,
+      allowWorkflowChanges: settings.allowWorkflowChanges,
+      redact: (t) => redactor.redact(t),
+      log: (m) => io.warning(redactor.redact(m)),
+    });
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error);
     io.warning(`delivering the changes failed: ${why}`);
@@ -253,6 +261,7 @@ export async function runAction(deps: ActionDeps): Promise<ActionOutcome> {
     transcript: transcript.path,
   });
   return { conclusion: result.conclusion, reason: result.reason };
+  }
 }
 
 function failedReport(message: string, link: string, started: number): FinalReport {

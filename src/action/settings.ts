@@ -36,6 +36,12 @@ export const ActionSettingsSchema = LoopSettingsSchema.extend({
   allowedBots: list.default([]),
   /** Extra instructions for the system prompt. */
   appendSystemPrompt: z.string().default(''),
+  /** Push changes under .github/workflows/ (off: reported in the comment, not pushed). */
+  allowWorkflowChanges: z.enum(['true', 'false']).transform((v) => v === 'true').default(false),
+  /** Bubblewrap for Bash: auto (use it when it works, say so when not), strict (fail closed), off. */
+  sandbox: z.enum(['auto', 'strict', 'off']).default('auto'),
+  /** Network inside the sandbox: on (installs work) or off. */
+  network: z.enum(['on', 'off']).default('on'),
 });
 export type ActionSettings = z.infer<typeof ActionSettingsSchema>;
 
@@ -58,6 +64,9 @@ export const INPUT_NAMES: Readonly<Record<string, string>> = {
   pullRequest: 'pull-request',
   allowedBots: 'allowed-bots',
   appendSystemPrompt: 'append-system-prompt',
+  allowWorkflowChanges: 'allow-workflow-changes',
+  sandbox: 'sandbox',
+  network: 'network',
 };
 
 export class SettingsError extends Error {

@@ -62,6 +62,10 @@ export interface LoopResult {
 }
 
 const KEEP_RECENT_TURNS = 3;
+/** Identical failures in a row before the model is told it is going round in circles. */
+const STUCK_WARN = 3;
+/** ...and before the run is ended. */
+const STUCK_STOP = 5;
 
 function defaultSleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
@@ -100,6 +104,8 @@ class Loop {
   private steps = 0;
   private lastCallCost = 0;
   private latestText = '';
+  /** The newest tool failure and how many times in a row it happened, identical call and error. */
+  private failure = { key: '', count: 0, name: '', error: '' };
 
   constructor(
     private readonly config: LoopConfig,
@@ -275,6 +281,9 @@ class Loop {
       notes.push({ type: 'text', text: 'Your reply hit the output limit (max_tokens). Continue from where it stopped.' });
     }
     this.appendUser([...results, ...notes]);
+    if (this.failure.count >= STUCK_STOP) {
+      return { stop: { conclusion: 'error', reason: `stuck: the same ${this.failure.name} call failed the same way ${this.failure.count} times in a row (${this.failure.error})` } };
+    }
     if (this.config.signal.aborted) return { stop: { conclusion: 'cancelled', reason: 'the run was cancelled' } };
     if (signal.aborted) return { stop: this.check(signal) ?? { conclusion: 'timeout', reason: 'the time limit (timeout-minutes) was reached' } };
     return 'next';
@@ -306,6 +315,18 @@ class Loop {
     return results;
   }
 
+  /** Counts identical failing calls in a row; any success or different failure starts again. */
+  private countFailure(call: Anthropic.ToolUseBlockParam, result: ToolResult): number {
+    if (!result.isError) {
+      this.failure = { key: '', count: 0, name: '', error: '' };
+      return 0;
+    }
+    const key = `${call.name}\u0000${JSON.stringify(call.input)}\u0000${result.content.slice(0, 2000)}`;
+    const count = key === this.failure.key ? this.failure.count + 1 : 1;
+    this.failure = { key, count, name: call.name, error: result.content.split('\n')[0]?.slice(0, 200) ?? '' };
+    return count;
+  }
+
   private isReadOnly(call: Anthropic.ToolUseBlockParam): boolean {
     return this.toolMap.get(call.name)?.readOnly === true;
   }
@@ -325,7 +346,11 @@ class Loop {
       ...(this.config.events?.onTodos ? { onTodos: this.config.events.onTodos } : {}),
     });
     this.config.events?.onToolEnd?.(info, result, this.clock() - started);
-    const content = capText(result.content || '(no output)', this.config.outputLimit);
+    let content = capText(result.content || '(no output)', this.config.outputLimit);
+    const repeats = this.countFailure(call, result);
+    if (repeats >= STUCK_WARN && repeats < STUCK_STOP) {
+      content += `\n\nThis exact ${call.name} call has now failed the same way ${repeats} times in a row. Repeating it will not help: read the error, check your assumptions (paths, arguments, file contents) and try a different approach. After ${STUCK_STOP} identical failures the run ends.`;
+    }
     return { type: 'tool_result', tool_use_id: call.id, content, ...(result.isError ? { is_error: true } : {}) };
   }
 }

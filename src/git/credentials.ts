@@ -1,0 +1,63 @@
+import { execFileSync } from 'node:child_process';
+
+interface Entry {
+  key: string;
+  value: string;
+}
+
+function git(cwd: string, args: string[]): string {
+  return execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+}
+
+/** Entries of .git/config that carry a credential: checkout's auth header, or an include of its credentials file. */
+function credentialEntries(cwd: string): Entry[] {
+  let listing = '';
+  try {
+    listing = git(cwd, ['config', '--local', '--null', '--get-regexp', '^(http\\..*\\.extraheader|includeif\\..*\\.path)$']);
+  } catch {
+    return [];
+  }
+  return listing
+    .split('\0')
+    .filter((entry) => entry.length > 0)
+    .map((entry) => {
+      const at = entry.indexOf('\n');
+      return { key: entry.slice(0, at), value: entry.slice(at + 1) };
+    })
+    .filter((e) => e.key.endsWith('.extraheader') || /credential/i.test(e.value));
+}
+
+/**
+ * actions/checkout leaves the token in .git/config (or in a credentials file it includes), where
+ * any command of the model could read it. It is taken out for the run; commands that reach origin
+ * get credentials through their own environment instead. `restore` puts it back for later steps.
+ */
+export function takeCheckoutCredentials(cwd: string): { taken: number; restore(): void } {
+  const entries = credentialEntries(cwd);
+  const keys = [...new Set(entries.map((e) => e.key))];
+  for (const key of keys) {
+    try {
+      git(cwd, ['config', '--local', '--unset-all', key]);
+    } catch {
+      // Already gone: nothing to hide.
+    }
+  }
+  return {
+    taken: entries.length,
+    restore() {
+      for (const e of entries) {
+        try {
+          git(cwd, ['config', '--local', '--add', e.key, e.value]);
+        } catch {
+          // The workspace may be gone by the end of a cancelled job.
+        }
+      }
+    },
+  };
+}
+
+/** Credentials for an https origin, for one git command's environment (never a tool's). */
+export function authEnv(token: string, serverUrl: string): Record<string, string> {
+  const basic = Buffer.from(`x-access-token:${token}`).toString('base64');
+  return { GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: `http.${serverUrl.replace(/\/+$/, '')}/.extraheader`, GIT_CONFIG_VALUE_0: `AUTHORIZATION: basic ${basic}` };
+}
