@@ -40,7 +40,7 @@ export interface World {
   model: AnthropicServer;
   /** git in the bare remote (what was pushed). */
   remoteGit(args: string[]): string;
-  run(o: { event: string; payload: unknown; inputs?: Record<string, string>; runId?: string; attempt?: string; signalAfterMs?: number }): Promise<ActionRun>;
+  run(o: { event: string; payload: unknown; inputs?: Record<string, string>; runId?: string; attempt?: string; signalWhen?: () => boolean }): Promise<ActionRun & { exitAfterSignalMs?: number }>;
   close(): Promise<void>;
 }
 
@@ -143,9 +143,27 @@ export async function makeWorld(o: WorldOptions): Promise<World> {
       let stderr = '';
       child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
       child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-      if (r.signalAfterMs !== undefined) setTimeout(() => child.kill('SIGTERM'), r.signalAfterMs);
+      let signalledAt: number | undefined;
+      const poll = r.signalWhen
+        ? setInterval(() => {
+            if (signalledAt === undefined && r.signalWhen!()) {
+              signalledAt = performance.now();
+              child.kill('SIGTERM');
+            }
+          }, 25)
+        : undefined;
       const code = await new Promise<number | null>((done) => child.on('close', done));
-      return { code, stdout, stderr, outputs: parseOutputs(await readFile(outputPath, 'utf8')), summary: await readFile(summaryPath, 'utf8'), ms: performance.now() - started };
+      const ended = performance.now();
+      if (poll) clearInterval(poll);
+      return {
+        code,
+        stdout,
+        stderr,
+        outputs: parseOutputs(await readFile(outputPath, 'utf8')),
+        summary: await readFile(summaryPath, 'utf8'),
+        ms: ended - started,
+        ...(signalledAt !== undefined ? { exitAfterSignalMs: ended - signalledAt } : {}),
+      };
     },
     async close() {
       await Promise.all([sim.close(), model.close()]);

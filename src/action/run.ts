@@ -175,7 +175,7 @@ export async function runAction(deps: ActionDeps): Promise<ActionOutcome> {
       settings,
       model,
       cwd: r.GITHUB_WORKSPACE,
-      messages: [{ role: 'user', content: [{ type: 'text', text: taskPrompt(context, where) }] }],
+      messages: [{ role: 'user', content: [{ type: 'text', text: redactor.redact(taskPrompt(context, where)) }] }],
       mode: 'action',
       appendSystemPrompt: settings.appendSystemPrompt,
       transcript,
@@ -186,7 +186,11 @@ export async function runAction(deps: ActionDeps): Promise<ActionOutcome> {
           todos = t;
           progress(null);
         },
-        onToolStart: (call) => progress(`${call.name} ${keyArgument(call.name, call.input)}`.trim()),
+        onToolStart: (call) => {
+          const line = `${call.name} ${keyArgument(call.name, call.input)}`.trim();
+          io.info(redactor.redact(`→ ${line}`));
+          progress(line);
+        },
         onStep: (s) => {
           steps = s.step;
           costUsd = s.totalCostUsd;
@@ -200,6 +204,7 @@ export async function runAction(deps: ActionDeps): Promise<ActionOutcome> {
     throw error;
   }
 
+  io.info(redactor.redact(`agent-action: ${result.conclusion}${result.reason ? ` (${result.reason})` : ''}\n${result.result}`));
   let delivery: Delivery;
   try {
     delivery = await deliver({
