@@ -8,6 +8,7 @@ import { systemPrompt } from './prompt/system.js';
 import type { LoopSettings } from './settings.js';
 import { toolEnvironment } from './tools/env.js';
 import { selectTools } from './tools/index.js';
+import type { ToolDefinition } from './tools/registry.js';
 import { Workspace } from './tools/workspace.js';
 
 export interface TaskOptions {
@@ -26,6 +27,8 @@ export interface TaskOptions {
   prices?: Readonly<Record<string, Price>>;
   /** Started at; the deadline counts from here. */
   startedAt?: number;
+  /** The Bash tool to offer instead of the plain one (a sandboxed one). */
+  bash?: ToolDefinition;
 }
 
 export interface TaskResult extends LoopResult {
@@ -39,7 +42,7 @@ export async function runTask(options: TaskOptions): Promise<TaskResult> {
   const { settings } = options;
   const workspace = await Workspace.open(options.cwd);
   const baseline = await takeBaseline(workspace.root);
-  const tools = selectTools(settings.allowedTools);
+  const tools = selectTools(settings.allowedTools).map((t) => (t.name === 'Bash' && options.bash ? options.bash : t));
   const written = new Set<string>();
   const events: LoopEvents = {
     ...options.events,

@@ -1,5 +1,5 @@
 import { jest } from '@jest/globals';
-import { chmod, symlink, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { commentPayload } from '../../test-support/action-payloads.js';
 import { API_KEY, GH_TOKEN, makeWorld, OWNER, REPO, type ActionRun, type World } from '../../test-support/action-world.js';
@@ -158,6 +158,35 @@ describe('attacks on the secrets', () => {
     expect(lines.some((l) => /^\s*::set-output/.test(l))).toBe(false);
     expect(lines.filter((l) => l.startsWith('::add-mask::')).every((l) => !l.includes('innocent'))).toBe(true);
     expect(r.stdout).toContain('\\::stop-commands::pwned');
+  });
+
+  it('Bash runs sandboxed: a fresh /proc, the runner temp dir and home out of reach, git config read-only', async () => {
+    const paths = { temp: '', home: '' };
+    world = await prWorld((_req, i) =>
+      i === 0
+        ? tool('Bash', { command: `ls /proc | grep -c '^[0-9]'; cat ${paths.temp}/canary.txt ${paths.home}/.ssh/id_rsa 2>&1; git config user.name intruder 2>&1; echo end` })
+        : text('done'),
+    );
+    paths.temp = join(world.root, 'runner-temp');
+    paths.home = world.home;
+    await mkdir(paths.temp, { recursive: true });
+    await writeFile(join(paths.temp, 'canary.txt'), 'RUNNER-TEMP-CANARY');
+    await mkdir(join(paths.home, '.ssh'), { recursive: true });
+    await writeFile(join(paths.home, '.ssh', 'id_rsa'), 'SSH-KEY-CANARY');
+    const r = await world.run({ ...comment(), inputs: { sandbox: 'auto' } });
+    const result = JSON.stringify(world.model.requests[1]!.body.messages.at(-1));
+    const sandboxed = !/WITHOUT a sandbox/.test(r.stdout + r.stderr);
+    console.log(`battery: Bash ran ${sandboxed ? 'inside bubblewrap' : 'WITHOUT a sandbox (bubblewrap unavailable)'}`);
+    expect(result).toContain('end');
+    if (sandboxed) {
+      expect(result).not.toContain('RUNNER-TEMP-CANARY');
+      expect(result).not.toContain('SSH-KEY-CANARY');
+      expect(Number(/"content":"(\d+)/.exec(result)?.[1] ?? '999')).toBeLessThan(10);
+      expect(() => runGit(world!.work, ['config', '--local', '--get', 'user.name'], { PATH: process.env['PATH'] ?? '', HOME: world!.home })).toThrow();
+    } else {
+      expect(finalComment(world)).toMatch(/WITHOUT a sandbox/);
+    }
+    expectNoLeak(world, r);
   });
 
   it('changes to workflow files are reported, not pushed', async () => {
