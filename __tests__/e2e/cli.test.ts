@@ -129,7 +129,23 @@ describe('agent-action CLI (dist/cli/index.js)', () => {
     expect(server.validationErrors).toEqual([]);
   });
 
+  it('runs Bash under bubblewrap with --sandbox auto when it is available', async () => {
+    server = await startAnthropicServer({ requireApiKey: KEY, script: [tool('Bash', { command: "ls /proc | grep -c '^[0-9]'" }), text('counted')] });
+    const home = await cleanHome();
+    const repo = await makeRepo({ 'README.md': 'hi\n' }, home);
+    const r = await runCli(['--cwd', repo, '--json', '--sandbox', 'auto', 'count processes'], childEnv(home, { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: server.url }));
+    expect(r.code).toBe(0);
+    const count = Number(/"content":"(\d+)/.exec(resultsOf(server, 1))?.[1]);
+    if (/WITHOUT a sandbox/.test(r.stderr)) {
+      console.log('cli: bubblewrap unavailable, ran without a sandbox');
+      expect(count).toBeGreaterThan(0);
+    } else {
+      expect(count).toBeLessThan(10);
+    }
+  });
+
   it.each([
+    [['--sandbox', 'maybe', 'task'], /--sandbox/],
     [['--max-steps', 'lots', 'task'], /--max-steps/],
     [['task'], /ANTHROPIC_API_KEY/],
   ])('exits 2 for bad usage or configuration: %j', async (args, message) => {

@@ -15,6 +15,8 @@ Options:
   --timeout-minutes M     wall-clock deadline for the loop (default: 30)
   --allowed-tools A,B     subset of Read,Write,Edit,Bash,Glob,Grep,TodoWrite
   --append-system-prompt  extra instructions for the model
+  --sandbox MODE          run Bash under bubblewrap: off (default), auto, strict
+  --network on|off        network inside the sandbox (default: on)
   --transcript FILE       append every message as JSONL
   --resume FILE           continue a transcript (PROMPT optional)
   --json                  print one JSON object on stdout at the end
@@ -34,6 +36,8 @@ export interface CliOptions {
   appendSystemPrompt?: string;
   json: boolean;
   quiet: boolean;
+  sandbox: 'auto' | 'strict' | 'off';
+  network: 'on' | 'off';
 }
 
 export type ParsedCli = { kind: 'run'; options: CliOptions } | { kind: 'help' } | { kind: 'version' } | { kind: 'error'; message: string };
@@ -63,6 +67,8 @@ export function parseCli(argv: readonly string[]): ParsedCli {
         'timeout-minutes': { type: 'string' },
         'allowed-tools': { type: 'string' },
         'append-system-prompt': { type: 'string' },
+        sandbox: { type: 'string', default: 'off' },
+        network: { type: 'string', default: 'on' },
         transcript: { type: 'string' },
         resume: { type: 'string' },
         json: { type: 'boolean', default: false },
@@ -89,6 +95,10 @@ export function parseCli(argv: readonly string[]): ParsedCli {
     allowedTools: values['allowed-tools'],
   });
   if (!settings.success) return { kind: 'error', message: describeSettingsError(settings.error, OPTION_NAMES) };
+  const sandbox = values.sandbox;
+  if (sandbox !== 'auto' && sandbox !== 'strict' && sandbox !== 'off') return { kind: 'error', message: `--sandbox: expected auto, strict or off, got "${sandbox}"` };
+  const network = values.network;
+  if (network !== 'on' && network !== 'off') return { kind: 'error', message: `--network: expected on or off, got "${network}"` };
   return {
     kind: 'run',
     options: {
@@ -97,6 +107,8 @@ export function parseCli(argv: readonly string[]): ParsedCli {
       cwd: values.cwd ?? process.cwd(),
       json: values.json,
       quiet: values.quiet,
+      sandbox,
+      network,
       ...(values.transcript !== undefined ? { transcript: values.transcript } : {}),
       ...(values.resume !== undefined ? { resume: values.resume } : {}),
       ...(values['append-system-prompt'] !== undefined ? { appendSystemPrompt: values['append-system-prompt'] } : {}),

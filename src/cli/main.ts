@@ -1,7 +1,10 @@
+import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { readTranscript, repairHistory, TranscriptWriter, type MessageParam } from '../agent/messages.js';
 import { AnthropicModel } from '../model/anthropic.js';
 import { runTask } from '../task.js';
+import { toolEnvironment } from '../tools/env.js';
+import { prepareSandbox, sandboxedBashTool, type Sandbox } from '../tools/sandbox.js';
 import { parseCli, USAGE, type CliOptions } from './args.js';
 import { progressEvents, summaryLine, type ProgressWriter } from './progress.js';
 
@@ -59,6 +62,14 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
   // Appending to the transcript being resumed adds only what is new; a fresh file gets it all.
   const already = transcriptPath && options.resume && resolve(transcriptPath) === resolve(options.resume) ? start.resumedCount : 0;
 
+  let sandbox: Sandbox;
+  try {
+    sandbox = await prepareSandbox({ mode: options.sandbox, network: options.network, workspace: realpathSync(resolve(options.cwd)), ...(io.env['HOME'] ? { home: io.env['HOME'] } : {}), env: toolEnvironment(io.env) });
+  } catch (error) {
+    io.stderr.write(`agent-action: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 2;
+  }
+  if (options.sandbox !== 'off') io.stderr.write(`${sandbox.description}\n`);
   const model = new AnthropicModel({ model: options.settings.model, apiKey, baseURL: io.env['ANTHROPIC_BASE_URL'] || undefined, maxRetries: options.settings.maxRetries });
   let result;
   try {
@@ -73,10 +84,13 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
       events: progressEvents(io.stderr, { quiet: options.quiet }),
       ...(options.appendSystemPrompt ? { appendSystemPrompt: options.appendSystemPrompt } : {}),
       ...(transcript ? { transcript } : {}),
+      bash: sandboxedBashTool(sandbox),
     });
   } catch (error) {
     io.stderr.write(`agent-action: ${error instanceof Error ? error.message : String(error)}\n`);
     return 2;
+  } finally {
+    await sandbox.dispose();
   }
   io.stderr.write(`\n${summaryLine(result)}\n`);
   if (options.json) {
