@@ -337,3 +337,28 @@ describe('stuck detection', () => {
     expect(r.conclusion).toBe('success');
   });
 });
+
+describe('context economy', () => {
+  it('summarises older turns through the model when there is no tool output left to clear', async () => {
+    let step = 0;
+    const prose = 'Thinking about the next step. '.repeat(60);
+    h = await harness((req) => {
+      const last = req.body.messages[req.body.messages.length - 1]!;
+      if (JSON.stringify(last.content).includes('Write a summary of the work so far')) return text('SUMMARY: ran echo many times, nothing left but to finish.');
+      step++;
+      return step < 12 ? { content: [{ type: 'text', text: `${prose} (${step})` }, { type: 'tool_use', name: 'Bash', input: { command: `echo ${step}` } }] } : text('finished');
+    });
+    const r = await h.run({ compactAtTokens: 3000 });
+    expect(r.conclusion).toBe('success');
+    const summaryRequests = h.server.requests.filter((q) => JSON.stringify(q.body.messages.at(-1)).includes('Write a summary of the work so far'));
+    expect(summaryRequests.length).toBeGreaterThan(0);
+    const after = h.server.requests[h.server.requests.indexOf(summaryRequests[0]!) + 1]!;
+    const first = JSON.stringify(after.body.messages[0]);
+    expect(first).toContain('do the task');
+    expect(first).toContain('SUMMARY: ran echo many times');
+    const before = h.server.requests[h.server.requests.indexOf(summaryRequests[0]!) - 1]!;
+    expect(after.body.messages.length).toBeLessThan(before.body.messages.length + 2);
+    for (const q of h.server.requests.slice(4)) expect(q.usage!.input_tokens + q.usage!.cache_read_input_tokens + q.usage!.cache_creation_input_tokens).toBeLessThan(6000);
+    expect(h.server.validationErrors).toEqual([]);
+  });
+});

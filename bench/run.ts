@@ -8,6 +8,7 @@ import { runLoop } from '../src/agent/loop.js';
 import { AnthropicModel } from '../src/model/anthropic.js';
 import { toolEnvironment } from '../src/tools/env.js';
 import { selectTools } from '../src/tools/index.js';
+import { specsFor } from '../src/tools/spec.js';
 import { Workspace } from '../src/tools/workspace.js';
 import { startAnthropicServer } from '../test-support/anthropic-server.js';
 import { cleanEnv, fmt, median, timeProcess } from './stats.js';
@@ -61,6 +62,7 @@ async function loopOverhead(dir: string): Promise<{ perStep: number; perStepWith
     const result = await runLoop(
       {
         model: new AnthropicModel({ model: 'claude-sonnet-5-5', apiKey: KEY, baseURL: server.url, maxRetries: 0 }),
+        toolSpecs: specsFor(['Read', 'Write', 'Edit', 'Bash', 'Glob', 'Grep', 'TodoWrite']),
         tools: selectTools(['Read', 'Write', 'Edit', 'Bash', 'Glob', 'Grep', 'TodoWrite']),
         system: 'bench',
         workspace: await Workspace.open(dir),

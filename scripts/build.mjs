@@ -9,6 +9,9 @@ const run = (cmd, args) => execFileSync(cmd, args, { stdio: 'inherit' });
 rmSync('dist', { recursive: true, force: true });
 rmSync('.tmp/build', { recursive: true, force: true });
 run(bin('tsc'), ['-p', 'tsconfig.build.json']);
+// The tool specs are generated from the compiled tools, then compiled in with everything else.
+run(process.execPath, ['scripts/tool-specs.mjs']);
+run(bin('tsc'), ['-p', 'tsconfig.build.json']);
 for (const [entry, out] of [
   ['.tmp/build/index.js', 'dist'],
   ['.tmp/build/cli/index.js', 'dist/cli'],

@@ -2,13 +2,13 @@ import { resolve } from 'node:path';
 import { runLoop, type LoopEvents, type LoopResult } from './agent/loop.js';
 import { messageRecord, TranscriptWriter, type MessageParam } from './agent/messages.js';
 import type { Price } from './agent/usage.js';
-import { changedSince, takeBaseline } from './git/changes.js';
+import { changedSince, takeBaseline, type Baseline } from './git/changes.js';
 import type { Model } from './model/anthropic.js';
 import { systemPrompt } from './prompt/system.js';
 import type { LoopSettings } from './settings.js';
 import { toolEnvironment } from './tools/env.js';
-import { selectTools } from './tools/index.js';
 import type { ToolDefinition } from './tools/registry.js';
+import { specsFor } from './tools/spec.js';
 import { Workspace } from './tools/workspace.js';
 
 export interface TaskOptions {
@@ -27,8 +27,8 @@ export interface TaskOptions {
   prices?: Readonly<Record<string, Price>>;
   /** Started at; the deadline counts from here. */
   startedAt?: number;
-  /** The Bash tool to offer instead of the plain one (a sandboxed one). */
-  bash?: ToolDefinition;
+  /** The Bash tool to offer instead of the plain one (a sandboxed one); may still be in preparation. */
+  bash?: ToolDefinition | Promise<ToolDefinition>;
 }
 
 export interface TaskResult extends LoopResult {
@@ -36,13 +36,23 @@ export interface TaskResult extends LoopResult {
   durationMs: number;
 }
 
+/**
+ * The tools, loaded while the first request is under way. They are handed to the loop only once
+ * the baseline of the work tree is taken, so nothing a tool does can be missed as a change.
+ */
+async function loadTools(names: readonly string[], bash: TaskOptions['bash'], baseline: () => Promise<Baseline>): Promise<ToolDefinition[]> {
+  const [{ selectTools }, sandboxed] = await Promise.all([import('./tools/index.js'), bash, baseline()]);
+  return selectTools([...names]).map((t) => (t.name === 'Bash' && sandboxed ? sandboxed : t));
+}
+
 /** One run of the loop in a workspace: tools, prompt, limits, and what changed afterwards. */
 export async function runTask(options: TaskOptions): Promise<TaskResult> {
   const started = options.startedAt ?? Date.now();
   const { settings } = options;
   const workspace = await Workspace.open(options.cwd);
-  const baseline = await takeBaseline(workspace.root);
-  const tools = selectTools(settings.allowedTools).map((t) => (t.name === 'Bash' && options.bash ? options.bash : t));
+  const specs = specsFor(settings.allowedTools);
+  let baseline: Promise<Baseline> | undefined;
+  const takeOnce = () => (baseline ??= takeBaseline(workspace.root));
   const written = new Set<string>();
   const events: LoopEvents = {
     ...options.events,
@@ -55,13 +65,15 @@ export async function runTask(options: TaskOptions): Promise<TaskResult> {
       options.events?.onToolEnd?.(call, result, ms);
     },
   };
-  const system = systemPrompt({ mode: options.mode, workspace: workspace.root, tools: tools.map((t) => t.name), ...(options.appendSystemPrompt ? { append: options.appendSystemPrompt } : {}) });
-  options.transcript?.write({ type: 'system', system, tools: tools.map((t) => t.name), model: settings.model, time: new Date().toISOString() });
+  const names = specs.map((s) => s.name);
+  const system = systemPrompt({ mode: options.mode, workspace: workspace.root, tools: names, ...(options.appendSystemPrompt ? { append: options.appendSystemPrompt } : {}) });
+  options.transcript?.write({ type: 'system', system, tools: names, model: settings.model, time: new Date().toISOString() });
   for (const message of options.messages.slice(options.recordMessagesFrom ?? 0)) options.transcript?.write(messageRecord(message));
   const result = await runLoop(
     {
       model: options.model,
-      tools,
+      toolSpecs: specs,
+      tools: () => loadTools(settings.allowedTools, options.bash, takeOnce),
       system,
       workspace,
       toolEnv: toolEnvironment(process.env),
@@ -77,7 +89,7 @@ export async function runTask(options: TaskOptions): Promise<TaskResult> {
     },
     options.messages,
   );
-  const fromGit = await changedSince(workspace.root, baseline);
+  const fromGit = await changedSince(workspace.root, await takeOnce());
   const changedFiles = fromGit ?? [...written].map((p) => workspace.relative(resolve(workspace.root, p))).sort();
   return { ...result, changedFiles, durationMs: Date.now() - started };
 }

@@ -6,6 +6,7 @@ import type { MessageParam } from '../src/agent/messages.js';
 import { AnthropicModel } from '../src/model/anthropic.js';
 import { toolEnvironment } from '../src/tools/env.js';
 import { selectTools } from '../src/tools/index.js';
+import { specsFor } from '../src/tools/spec.js';
 import { Workspace } from '../src/tools/workspace.js';
 import { startAnthropicServer, type AnthropicServer, type Script } from './anthropic-server.js';
 
@@ -33,7 +34,8 @@ export async function harness(script: Script, options: { maxRetries?: number; co
       return runLoop(
         {
           model,
-          tools: selectTools(['Read', 'Write', 'Edit', 'Bash', 'Glob', 'Grep', 'TodoWrite']),
+          toolSpecs: specsFor(['Read', 'Write', 'Edit', 'Bash', 'Glob', 'Grep', 'TodoWrite']),
+        tools: selectTools(['Read', 'Write', 'Edit', 'Bash', 'Glob', 'Grep', 'TodoWrite']),
           system: 'You are a test agent.',
           workspace,
           toolEnv: toolEnvironment(process.env),

@@ -89,6 +89,9 @@ export class Job {
   }
 
   async run(): Promise<ActionOutcome> {
+    // The sandbox probe runs while GitHub answers; both are needed before the loop starts.
+    const preparing = this.sandbox();
+    preparing.catch(() => {});
     const context = await this.start();
     const credentials = takeCheckoutCredentials(this.j.runner.GITHUB_WORKSPACE);
     let sandbox: Sandbox | undefined;
@@ -96,7 +99,7 @@ export class Job {
       const repo = Repo.open(this.j.runner.GITHUB_WORKSPACE);
       const netRepo = await this.networkRepo(repo);
       const plan = await this.plan(context, repo, netRepo);
-      sandbox = await this.sandbox();
+      sandbox = await preparing;
       const result = await this.execute(context, plan, sandbox);
       const delivery = await this.deliver(result, plan, repo, netRepo);
       await this.report(result, delivery, sandbox);

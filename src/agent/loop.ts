@@ -1,7 +1,8 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { ModelError, type Model, type ModelResponse } from '../model/anthropic.js';
 import { capText } from '../tools/output.js';
-import { executeToolCall, inputSchema, type Todo, type ToolDefinition, type ToolResult } from '../tools/registry.js';
+import { executeToolCall, type Todo, type ToolDefinition, type ToolResult } from '../tools/registry.js';
+import type { ToolSpec } from '../tools/spec.js';
 import type { Workspace } from '../tools/workspace.js';
 import { clearOldToolResults, withCacheBreakpoints } from './context.js';
 import { firstStop, stopConditions, type Conclusion, type Limits, type Stop } from './limits.js';
@@ -27,7 +28,13 @@ export interface LoopEvents {
 
 export interface LoopConfig {
   model: Model;
-  tools: readonly ToolDefinition[];
+  /** What the model is told about each tool offered, in order: the start of the cached prefix. */
+  toolSpecs: readonly ToolSpec[];
+  /**
+   * The tools themselves, or how to load them: loading starts once the first response has begun
+   * (the model is then thinking, and the process has nothing better to do), or when a tool is due.
+   */
+  tools: readonly ToolDefinition[] | (() => Promise<readonly ToolDefinition[]>);
   system: string;
   workspace: Workspace;
   toolEnv: Record<string, string>;
@@ -62,6 +69,9 @@ export interface LoopResult {
 }
 
 const KEEP_RECENT_TURNS = 3;
+const SUMMARY_REQUEST =
+  'The conversation is getting too long for the context window. Write a summary of the work so far for yourself to continue from: what the task is, what you found, what you changed (files and why), what you ran and its results, and what is left to do. Do not call tools; answer with the summary only.';
+const SUMMARY_HEADER = 'Summary of the work so far (older turns were summarised to save context):';
 /** Identical failures in a row before the model is told it is going round in circles. */
 const STUCK_WARN = 3;
 /** ...and before the run is ended. */
@@ -94,7 +104,7 @@ export async function runLoop(config: LoopConfig, initial: readonly MessageParam
 
 class Loop {
   private readonly messages: MessageParam[];
-  private readonly toolMap: Map<string, ToolDefinition>;
+  private readonly readOnly: Set<string>;
   private readonly toolParams: Anthropic.Tool[];
   private readonly system: Anthropic.TextBlockParam[];
   private readonly meter: UsageMeter;
@@ -112,9 +122,9 @@ class Loop {
     initial: readonly MessageParam[],
   ) {
     this.messages = [...initial];
-    this.toolMap = new Map(config.tools.map((t) => [t.name, t]));
+    this.readOnly = new Set(config.toolSpecs.filter((s) => s.readOnly).map((s) => s.name));
     // Tools and system prompt never change during a run: they are the cached prefix.
-    this.toolParams = config.tools.map((t) => ({ name: t.name, description: t.description, input_schema: inputSchema(t) as Anthropic.Tool.InputSchema }));
+    this.toolParams = config.toolSpecs.map((s) => ({ name: s.name, description: s.description, input_schema: s.input_schema }));
     this.system = [{ type: 'text', text: config.system, cache_control: { type: 'ephemeral' } }];
     const prices = config.prices ?? {};
     this.meter = new UsageMeter((model) => priceFor(model, prices));
@@ -182,7 +192,7 @@ class Loop {
     for (;;) {
       const stop = this.check(signal);
       if (stop) return this.finish(stop);
-      if (this.meter.lastPromptTokens > this.config.compactAtTokens) this.compact();
+      if (this.meter.lastPromptTokens > this.config.compactAtTokens) await this.compact(signal);
 
       let response: ModelResponse;
       try {
@@ -215,6 +225,7 @@ class Loop {
       messages: withCacheBreakpoints(this.messages),
       maxTokens: this.config.maxTokens,
       signal,
+      onConnect: () => this.preload(),
       ...(this.config.events?.onText ? { onText: this.config.events.onText } : {}),
     });
   }
@@ -225,7 +236,7 @@ class Loop {
     if (e.kind === 'aborted' || signal.aborted) {
       return this.check(signal) ?? { conclusion: 'cancelled', reason: 'the run was cancelled' };
     }
-    if (e.kind === 'fatal' && /prompt is too long/i.test(e.message) && this.compact() > 0) return 'retry';
+    if (e.kind === 'fatal' && /prompt is too long/i.test(e.message) && (await this.compact(signal)) > 0) return 'retry';
     if (e.kind === 'stream' && failures < this.config.streamRetries) {
       const delay = Math.min(500 * 2 ** failures, 8000) * (0.75 + Math.random() / 2);
       this.config.events?.onNotice?.(`model stream broke (${e.message}); retrying in ${Math.round(delay)} ms`);
@@ -236,16 +247,49 @@ class Loop {
     return { conclusion: 'error', reason };
   }
 
-  /** Clears older tool output; returns how many results were cleared. */
-  private compact(): number {
+  /**
+   * Makes room in the context: older tool output is cleared first (a one-line note of what was
+   * there stays); when there is none left to clear, older turns are summarised by the model.
+   * Returns how many things were cleared or summarised. The transcript keeps everything.
+   */
+  private async compact(signal: AbortSignal): Promise<number> {
     const cleared = clearOldToolResults(this.messages, KEEP_RECENT_TURNS);
     if (cleared > 0) {
       this.config.events?.onNotice?.(`context: cleared ${cleared} older tool results`);
       this.config.transcript?.write({ type: 'meta', event: 'compaction', time: now(), cleared });
-      // The next call re-sends a changed prefix; until it answers, the old size is stale.
-      this.meter.lastPromptTokens = 0;
     }
-    return cleared;
+    const summarised = cleared > 0 ? 0 : await this.summarise(signal);
+    // The next call re-sends a changed prefix; until it answers, the old size is stale.
+    if (cleared + summarised > 0) this.meter.lastPromptTokens = 0;
+    return cleared + summarised;
+  }
+
+  /** Replaces the turns before the newest few by the task and a summary the model writes of them. */
+  private async summarise(signal: AbortSignal): Promise<number> {
+    const userTurns = this.messages.flatMap((m, i) => (m.role === 'user' ? [i] : []));
+    if (userTurns.length <= KEEP_RECENT_TURNS + 1) return 0;
+    const cut = userTurns[userTurns.length - KEEP_RECENT_TURNS]! - 1;
+    if (cut < 2 || this.messages[cut]?.role !== 'assistant') return 0;
+    const head = this.messages.slice(0, cut);
+    const last = head[head.length - 1]!;
+    const ask: MessageParam = { role: 'user', content: [...blocksOf(last), { type: 'text', text: SUMMARY_REQUEST }] };
+    let response: ModelResponse;
+    try {
+      response = await this.config.model.send({ system: this.system, tools: this.toolParams, messages: withCacheBreakpoints([...head.slice(0, -1), ask]), maxTokens: this.config.maxTokens, signal });
+    } catch (error) {
+      if (error instanceof ModelError && error.billed) this.lastCallCost = this.meter.add(this.config.model.id, error.billed);
+      return 0;
+    }
+    this.steps++;
+    this.lastCallCost = this.meter.add(response.model || this.config.model.id, response.usage);
+    const summary = textOf(response.content);
+    if (!summary) return 0;
+    const task = blocksOf(this.messages[0]!).filter((b) => b.type === 'text');
+    const replaced: MessageParam = { role: 'user', content: [...task, { type: 'text', text: `${SUMMARY_HEADER}\n${summary}` }] };
+    this.messages.splice(0, cut, replaced);
+    this.config.events?.onNotice?.(`context: summarised ${cut} older messages`);
+    this.config.transcript?.write({ type: 'meta', event: 'summary', time: now(), replaced: cut, summary, usage: response.usage });
+    return cut;
   }
 
   private async handle(response: ModelResponse, continuing: boolean, signal: AbortSignal): Promise<'next' | 'continue-turn' | { stop: Stop; result?: string }> {
@@ -272,7 +316,7 @@ class Loop {
     const results = await this.runTools(calls, signal);
     const notes: ContentBlockParam[] = [];
     if (reason === 'model_context_window_exceeded') {
-      const cleared = this.compact();
+      const cleared = await this.compact(signal);
       if (cleared === 0 && calls.length === 0) return { stop: { conclusion: 'error', reason: 'the context window is full and nothing is left to clear' } };
       notes.push({ type: 'text', text: 'The context window filled up; older tool output was cleared. Continue the task.' });
     } else if (dropped) {
@@ -328,7 +372,20 @@ class Loop {
   }
 
   private isReadOnly(call: Anthropic.ToolUseBlockParam): boolean {
-    return this.toolMap.get(call.name)?.readOnly === true;
+    return this.readOnly.has(call.name);
+  }
+
+  private loading: Promise<Map<string, ToolDefinition>> | null = null;
+
+  private tools(): Promise<Map<string, ToolDefinition>> {
+    const source = this.config.tools;
+    this.loading ??= (typeof source === 'function' ? source() : Promise.resolve(source)).then((list) => new Map(list.map((t) => [t.name, t])));
+    return this.loading;
+  }
+
+  /** Starts loading the tools without waiting; a failure shows when a tool is called. */
+  private preload(): void {
+    this.tools().catch(() => {});
   }
 
   private async runTool(call: Anthropic.ToolUseBlockParam, signal: AbortSignal): Promise<Anthropic.ToolResultBlockParam> {
@@ -338,7 +395,7 @@ class Loop {
     }
     this.config.events?.onToolStart?.(info);
     const started = this.clock();
-    const result = await executeToolCall(this.toolMap, call.name, call.input, {
+    const result = await executeToolCall(await this.tools(), call.name, call.input, {
       workspace: this.config.workspace,
       signal,
       env: this.config.toolEnv,

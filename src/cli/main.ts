@@ -4,7 +4,7 @@ import { readTranscript, repairHistory, TranscriptWriter, type MessageParam } fr
 import { AnthropicModel } from '../model/anthropic.js';
 import { runTask } from '../task.js';
 import { toolEnvironment } from '../tools/env.js';
-import { prepareSandbox, sandboxedBashTool, type Sandbox } from '../tools/sandbox.js';
+import type { Sandbox } from '../tools/sandbox.js';
 import { parseCli, USAGE, type CliOptions } from './args.js';
 import { progressEvents, summaryLine, type ProgressWriter } from './progress.js';
 
@@ -62,14 +62,18 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
   // Appending to the transcript being resumed adds only what is new; a fresh file gets it all.
   const already = transcriptPath && options.resume && resolve(transcriptPath) === resolve(options.resume) ? start.resumedCount : 0;
 
-  let sandbox: Sandbox;
-  try {
-    sandbox = await prepareSandbox({ mode: options.sandbox, network: options.network, workspace: realpathSync(resolve(options.cwd)), ...(io.env['HOME'] ? { home: io.env['HOME'] } : {}), env: toolEnvironment(io.env) });
-  } catch (error) {
-    io.stderr.write(`agent-action: ${error instanceof Error ? error.message : String(error)}\n`);
-    return 2;
+  let sandbox: Sandbox | null = null;
+  if (options.sandbox !== 'off') {
+    try {
+      // Loaded only when asked for: the default path starts without it.
+      const { prepareSandbox } = await import('../tools/sandbox.js');
+      sandbox = await prepareSandbox({ mode: options.sandbox, network: options.network, workspace: realpathSync(resolve(options.cwd)), ...(io.env['HOME'] ? { home: io.env['HOME'] } : {}), env: toolEnvironment(io.env) });
+    } catch (error) {
+      io.stderr.write(`agent-action: ${error instanceof Error ? error.message : String(error)}\n`);
+      return 2;
+    }
+    io.stderr.write(`${sandbox.description}\n`);
   }
-  if (options.sandbox !== 'off') io.stderr.write(`${sandbox.description}\n`);
   const model = new AnthropicModel({ model: options.settings.model, apiKey, baseURL: io.env['ANTHROPIC_BASE_URL'] || undefined, maxRetries: options.settings.maxRetries });
   let result;
   try {
@@ -84,13 +88,13 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
       events: progressEvents(io.stderr, { quiet: options.quiet }),
       ...(options.appendSystemPrompt ? { appendSystemPrompt: options.appendSystemPrompt } : {}),
       ...(transcript ? { transcript } : {}),
-      bash: sandboxedBashTool(sandbox),
+      ...(sandbox ? { bash: import('../tools/sandbox.js').then((m) => m.sandboxedBashTool(sandbox)) } : {}),
     });
   } catch (error) {
     io.stderr.write(`agent-action: ${error instanceof Error ? error.message : String(error)}\n`);
     return 2;
   } finally {
-    await sandbox.dispose();
+    await sandbox?.dispose();
   }
   io.stderr.write(`\n${summaryLine(result)}\n`);
   if (options.json) {

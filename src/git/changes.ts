@@ -1,10 +1,14 @@
-import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 
-const run = promisify(execFile);
+/** node:child_process is loaded on first use: it costs a run's start-up several milliseconds. */
+async function run(cmd: string, args: string[], options: { cwd: string; maxBuffer: number }): Promise<{ stdout: string }> {
+  const { execFile } = await import('node:child_process');
+  return new Promise((resolve, reject) => {
+    execFile(cmd, args, { ...options, encoding: 'utf8' }, (error, stdout) => (error ? reject(error) : resolve({ stdout })));
+  });
+}
 
 /** What was dirty before the run, with content hashes, so that only the run's own changes are reported. */
 export interface Baseline {

@@ -11,6 +11,8 @@ export interface ModelRequest {
   signal: AbortSignal;
   /** Text as it arrives, for live progress. */
   onText?: (delta: string) => void;
+  /** The response has begun: the request is out and the model is working. */
+  onConnect?: () => void;
 }
 
 export interface ModelResponse {
@@ -144,6 +146,7 @@ export class AnthropicModel implements Model {
     );
     stream.on('connect', () => {
       connected = true;
+      request.onConnect?.();
     });
     stream.on('streamEvent', (event) => {
       if (event.type === 'message_start') started = usageOf(event.message.usage);
