@@ -1,109 +1,71 @@
-// Prints agent-action's start-up time and per-step loop overhead beside `node -e 0`, all
-// measured in this process with the same clean environment. Figures, not a test: nothing fails.
-import { spawn } from 'node:child_process';
+// `npm run bench`: agent-action's figures beside baselines measured in this same process, with
+// clean child environments. Figures, not tests: nothing here fails on a number.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { runLoop } from '../src/agent/loop.js';
-import { AnthropicModel } from '../src/model/anthropic.js';
-import { toolEnvironment } from '../src/tools/env.js';
-import { selectTools } from '../src/tools/index.js';
-import { specsFor } from '../src/tools/spec.js';
-import { Workspace } from '../src/tools/workspace.js';
-import { startAnthropicServer } from '../test-support/anthropic-server.js';
-import { cleanEnv, fmt, median, timeProcess } from './stats.js';
+import { join } from 'node:path';
+import { actionStartup, cliStartup } from './startup.js';
+import { cachePerformance, contextEconomy, loopOverhead, memoryPeak } from './loop.js';
+import { searchSpeed } from './search.js';
+import { bundleSize } from './bundle.js';
+import { fmt, row } from './stats.js';
 
-const RUNS = Number(process.env['BENCH_RUNS'] ?? 10);
-const STEPS = 50;
-const KEY = 'sk-ant-bench';
-const CLI = resolve('dist/cli/index.js');
+const RUNS = Number(process.env['BENCH_RUNS'] ?? 15);
+const only = process.argv.slice(2);
+const want = (name: string) => only.length === 0 || only.includes(name);
 
-async function baseline(): Promise<number> {
-  const times: number[] = [];
-  for (let i = 0; i < RUNS; i++) times.push(await timeProcess(['-e', '0'], cleanEnv()));
-  return median(times);
-}
-
-/** Spawn of dist/cli/index.js to the moment its first request reaches the model server. */
-async function startup(dir: string): Promise<number> {
-  const server = await startAnthropicServer({ requireApiKey: KEY, script: () => ({ content: [{ type: 'text', text: 'ok' }] }) });
-  const times: number[] = [];
-  try {
-    for (let i = 0; i < RUNS; i++) {
-      const before = server.requests.length;
-      const started = performance.now();
-      await new Promise<void>((done, fail) => {
-        const child = spawn(process.execPath, [CLI, '--cwd', dir, 'say ok'], { env: cleanEnv({ ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: server.url }), stdio: 'ignore' });
-        child.on('error', fail);
-        child.on('exit', () => done());
-      });
-      const request = server.requests[before];
-      if (!request) throw new Error('the CLI made no model request');
-      times.push(request.receivedAt - started);
-    }
-  } finally {
-    await server.close();
+const dir = await mkdtemp(join(tmpdir(), 'agent-bench-'));
+await writeFile(join(dir, 'README.md'), 'bench\n');
+console.log(`agent-action bench · node ${process.version} · medians of ${RUNS} runs unless said`);
+try {
+  if (want('startup')) {
+    const cli = await cliStartup(dir, RUNS);
+    console.log('\n# start-up: process start to the first model request');
+    console.log(row('node -e 0 (baseline, interleaved)', fmt(cli.baseline), '1.00x'));
+    console.log(row('dist/cli/index.js "task"', fmt(cli.subject), `${(cli.subject / cli.baseline).toFixed(2)}x`));
+    const action = await actionStartup(Math.max(5, Math.floor(RUNS / 2)));
+    console.log(row('node -e 0 (baseline, interleaved)', fmt(action.baseline), '1.00x'));
+    console.log(row('dist/index.js on a PR comment (loopback GitHub, git, model)', fmt(action.subject), `${(action.subject / action.baseline).toFixed(2)}x`));
   }
-  return median(times);
-}
-
-/** In-process: a 50-step run of trivial Bash calls against an instant model; tool time taken out. */
-async function loopOverhead(dir: string): Promise<{ perStep: number; perStepWithTool: number }> {
-  const perStep: number[] = [];
-  const withTool: number[] = [];
-  for (let run = 0; run < Math.max(3, Math.floor(RUNS / 3)); run++) {
-    let n = 0;
-    const server = await startAnthropicServer({
-      requireApiKey: KEY,
-      script: () => (++n <= STEPS ? { content: [{ type: 'tool_use', name: 'Bash', input: { command: 'true' } }] } : { content: [{ type: 'text', text: 'done' }] }),
-    });
-    let toolMs = 0;
-    const started = performance.now();
-    const result = await runLoop(
-      {
-        model: new AnthropicModel({ model: 'claude-sonnet-5-5', apiKey: KEY, baseURL: server.url, maxRetries: 0 }),
-        toolSpecs: specsFor(['Read', 'Write', 'Edit', 'Bash', 'Glob', 'Grep', 'TodoWrite']),
-        tools: selectTools(['Read', 'Write', 'Edit', 'Bash', 'Glob', 'Grep', 'TodoWrite']),
-        system: 'bench',
-        workspace: await Workspace.open(dir),
-        toolEnv: toolEnvironment(process.env),
-        limits: { maxSteps: STEPS + 5, maxCostUsd: 100, deadline: Infinity },
-        signal: new AbortController().signal,
-        maxTokens: 1024,
-        outputLimit: 30000,
-        streamRetries: 0,
-        compactAtTokens: 150000,
-        events: { onToolEnd: (_c, _r, ms) => (toolMs += ms) },
-      },
-      [{ role: 'user', content: 'go' }],
-    );
-    const total = performance.now() - started;
-    await server.close();
-    if (result.conclusion !== 'success') throw new Error(`bench run ended ${result.conclusion}: ${result.reason}`);
-    perStep.push((total - toolMs) / result.steps);
-    withTool.push(total / result.steps);
-  }
-  return { perStep: median(perStep), perStepWithTool: median(withTool) };
-}
-
-async function main(): Promise<void> {
-  const dir = await mkdtemp(join(tmpdir(), 'agent-bench-'));
-  await writeFile(join(dir, 'README.md'), 'bench\n');
-  try {
-    const node = await baseline();
-    const start = await startup(dir);
+  if (want('loop')) {
     const loop = await loopOverhead(dir);
-    const rows: [string, string, string][] = [
-      ['node -e 0 (baseline)', fmt(node), '1.00x'],
-      ['dist/cli/index.js to first model request', fmt(start), `${(start / node).toFixed(2)}x`],
-      [`loop overhead per step (${STEPS} steps, instant model, tool time excluded)`, fmt(loop.perStep), `${(loop.perStep / node).toFixed(2)}x`],
-      ['per step including the Bash process', fmt(loop.perStepWithTool), `${(loop.perStepWithTool / node).toFixed(2)}x`],
-    ];
-    console.log(`agent-action bench: medians of ${RUNS} runs, node ${process.version}, clean environment`);
-    for (const [name, value, ratio] of rows) console.log(`${name.padEnd(78)} ${value.padStart(10)}  ${ratio.padStart(7)} node -e 0`);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
+    console.log('\n# loop overhead per step: instant model, no-op tool (TodoWrite), tool time excluded');
+    console.log(row(`per step over ${loop.steps} steps (model round trip on loopback included)`, fmt(loop.perStep)));
+    console.log(row('of which the loop itself (request build, accounting, transcript, results)', fmt(loop.ownPerStep)));
   }
+  if (want('memory')) {
+    const mem = await memoryPeak(dir);
+    console.log('\n# peak memory: 60 steps whose tool prints 1 MB each (CLI, whole process)');
+    console.log(row('node -e 0 peak RSS (baseline)', `${mem.baselineMb.toFixed(1)} MB`));
+    console.log(row('dist/cli/index.js peak RSS', `${mem.peakMb.toFixed(1)} MB`, `${mem.steps} steps, ${mem.conclusion}`));
+  }
+  if (want('cache')) {
+    const c = await cachePerformance(dir);
+    console.log(`\n# prompt cache: ${c.requests}-request session against the cache simulation`);
+    console.log(row('input tokens read from cache, requests 2..n', `${(c.readShare * 100).toFixed(1)}%`));
+    console.log(row('lowest share of the previous prompt read back by a request', `${(c.minCarry * 100).toFixed(1)}%`));
+    console.log(row('stable prefix (tools + system) identical in every request', c.stablePrefix ? 'yes' : 'NO'));
+  }
+  if (want('context')) {
+    const x = await contextEconomy(dir);
+    console.log(`\n# context economy: ${x.steps} steps whose tool prints 20 KB (window ${x.window} tokens)`);
+    console.log(row('conclusion', x.conclusion));
+    console.log(row('largest prompt sent', `${x.maxPrompt} tokens`, `${((x.maxPrompt / x.window) * 100).toFixed(0)}% of the window`));
+    console.log(row('compactions (old tool output cleared) / summaries', `${x.compactions} / ${x.summaries}`));
+    console.log(row('transcript records kept (every message)', String(x.transcriptMessages)));
+  }
+  if (want('search')) {
+    const s = await searchSpeed();
+    console.log(`\n# Grep and Glob on a generated tree of ${s.files} files (medians of ${s.runs})`);
+    console.log(row('git ls-files (baseline)', fmt(s.lsFiles), '1.00x'));
+    console.log(row('Glob "**/*.ts"', fmt(s.glob), `${(s.glob / s.lsFiles).toFixed(2)}x`));
+    console.log(row('git grep (baseline)', fmt(s.gitGrep), '1.00x'));
+    console.log(row('Grep "needle_\\d+" files_with_matches', fmt(s.grep), `${(s.grep / s.gitGrep).toFixed(2)}x`));
+  }
+  if (want('bundle')) {
+    const b = bundleSize();
+    console.log('\n# bundle (committed dist/, nothing installed at run time)');
+    for (const [name, bytes] of b) console.log(row(name, `${(bytes / 1024).toFixed(0)} KB`));
+  }
+} finally {
+  await rm(dir, { recursive: true, force: true });
 }
-
-await main();

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 
 export function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -24,6 +25,33 @@ export function timeProcess(args: string[], env: Record<string, string>, cwd?: s
   });
 }
 
+/** Runs a child and samples its peak resident memory (VmHWM) until it exits. */
+export function peakMemory(args: string[], env: Record<string, string>, cwd?: string): Promise<{ peakMb: number; ms: number }> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(process.execPath, args, { env, cwd, stdio: 'ignore' });
+    let peakKb = 0;
+    const sample = () => {
+      try {
+        const m = /VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
+        if (m) peakKb = Math.max(peakKb, Number(m[1]));
+      } catch {
+        // Gone between two samples.
+      }
+    };
+    const timer = setInterval(sample, 20);
+    child.on('error', reject);
+    child.on('exit', () => {
+      clearInterval(timer);
+      resolve({ peakMb: peakKb / 1024, ms: performance.now() - started });
+    });
+  });
+}
+
 export function fmt(ms: number): string {
   return `${ms.toFixed(1)} ms`;
+}
+
+export function row(name: string, value: string, ratio = ''): string {
+  return `${name.padEnd(70)} ${value.padStart(12)}  ${ratio}`;
 }

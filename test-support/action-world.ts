@@ -23,6 +23,8 @@ export interface WorldOptions {
 }
 
 export interface ActionRun {
+  /** performance.now() when the child was spawned (compare with a request's receivedAt). */
+  spawnedAt: number;
   code: number | null;
   stdout: string;
   stderr: string;
@@ -156,6 +158,7 @@ export async function makeWorld(o: WorldOptions): Promise<World> {
       const ended = performance.now();
       if (poll) clearInterval(poll);
       return {
+        spawnedAt: started,
         code,
         stdout,
         stderr,
