@@ -2,6 +2,154 @@ export const id = 195;
 export const ids = [195];
 export const modules = {
 
+/***/ 6600:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   n: () => (/* binding */ bashTool),
+/* harmony export */   r: () => (/* binding */ createBashTool)
+/* harmony export */ });
+/* harmony import */ var node_child_process__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(1421);
+/* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(2857);
+/* harmony import */ var _output_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(8263);
+/* harmony import */ var _registry_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(4901);
+
+
+
+
+const DEFAULT_TIMEOUT_MS = 120_000;
+const MAX_TIMEOUT_MS = 600_000;
+const schema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
+    command: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().min(1).describe('The bash command to run.'),
+    timeout: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig()
+        .int()
+        .min(1)
+        .max(MAX_TIMEOUT_MS)
+        .optional()
+        .describe(`Milliseconds before the command is killed (default ${DEFAULT_TIMEOUT_MS}, max ${MAX_TIMEOUT_MS}).`),
+    description: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP()
+        .optional()
+        .describe('What the command does in 5-10 words, shown to the people following the run.'),
+});
+function killGroup(pid, signal) {
+    if (pid === undefined)
+        return;
+    try {
+        process.kill(-pid, signal);
+    }
+    catch {
+        // ESRCH: every process of the group has already exited.
+    }
+}
+/** Resolves when the main process exits, stopping the group first on timeout or cancellation. */
+function waitForExit(child, spec) {
+    return new Promise((resolve, reject) => {
+        let forced;
+        let killTimer;
+        const stop = (why) => {
+            if (forced)
+                return;
+            forced = why;
+            killGroup(child.pid, 'SIGTERM');
+            killTimer = setTimeout(() => killGroup(child.pid, 'SIGKILL'), spec.killGraceMs);
+        };
+        const timer = setTimeout(() => stop({ kind: 'timeout' }), spec.timeoutMs);
+        const onAbort = () => stop({ kind: 'cancelled' });
+        spec.signal.addEventListener('abort', onAbort, { once: true });
+        const cleanup = () => {
+            clearTimeout(timer);
+            clearTimeout(killTimer);
+            spec.signal.removeEventListener('abort', onAbort);
+        };
+        child.once('error', (error) => {
+            cleanup();
+            reject(new _registry_js__WEBPACK_IMPORTED_MODULE_1__/* .ToolError */ .v4(`Could not start the command: ${error.message}`));
+        });
+        child.once('exit', (code, signal) => {
+            cleanup();
+            resolve(forced ?? { kind: 'exit', code, signal });
+        });
+    });
+}
+/** Waits for the pipes to close, but at most ms: a background process may hold them forever. */
+function settle(closed, ms) {
+    let timer;
+    const timeout = new Promise((resolve) => {
+        timer = setTimeout(resolve, ms);
+    });
+    return Promise.race([closed, timeout]).finally(() => clearTimeout(timer));
+}
+async function runProcess(spec) {
+    const [file, ...args] = spec.argv;
+    if (file === undefined)
+        throw new _registry_js__WEBPACK_IMPORTED_MODULE_1__/* .ToolError */ .v4('The sandbox produced an empty command line.');
+    // detached: the command leads its own process group, so one kill reaches everything it started.
+    const child = (0,node_child_process__WEBPACK_IMPORTED_MODULE_0__.spawn)(file, args, { cwd: spec.cwd, env: spec.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const closed = new Promise((resolve) => child.once('close', () => resolve()));
+    const collector = new _output_js__WEBPACK_IMPORTED_MODULE_3__/* .CappedCollector */ .x(spec.outputLimit);
+    for (const stream of [child.stdout, child.stderr]) {
+        stream?.setEncoding('utf8');
+        stream?.on('data', (chunk) => collector.push(chunk));
+    }
+    try {
+        const ending = await waitForExit(child, spec);
+        await settle(closed, spec.settleMs);
+        return { output: collector.text(), ending };
+    }
+    finally {
+        // Reap whatever the command left running and let go of pipes it may still hold.
+        killGroup(child.pid, 'SIGKILL');
+        child.stdout?.destroy();
+        child.stderr?.destroy();
+    }
+}
+function describeEnding(output, ending, timeoutMs) {
+    const body = output.length > 0 ? output.replace(/\n$/, '') : '(no output)';
+    switch (ending.kind) {
+        case 'exit':
+            return ending.code !== null ? `${body}\nexit code ${ending.code}` : `${body}\nterminated by signal ${ending.signal}`;
+        case 'timeout':
+            throw new _registry_js__WEBPACK_IMPORTED_MODULE_1__/* .ToolError */ .v4(`${body}\nkilled after timeout of ${timeoutMs} ms. Give a larger timeout (max ${MAX_TIMEOUT_MS}), ` +
+                'or run a faster or narrower command.');
+        case 'cancelled':
+            throw new _registry_js__WEBPACK_IMPORTED_MODULE_1__/* .ToolError */ .v4(`${body}\ncancelled`);
+    }
+}
+/** The Bash tool; opts.wrap slots a sandbox around every command. */
+function createBashTool(opts = {}) {
+    const { wrap = (argv) => argv, settleMs = 150, killGraceMs = 300 } = opts;
+    return (0,_registry_js__WEBPACK_IMPORTED_MODULE_1__/* .defineTool */ .uO)({
+        name: 'Bash',
+        description: 'Runs a bash command in the workspace root and returns its output (stdout and stderr together) and ' +
+            'exit code. Each call starts a fresh shell: cd and variables do not carry over, so chain with && ' +
+            'when needed. There is no terminal: stdin is closed and prompts, editors and pagers are disabled, so ' +
+            'pass non-interactive flags (e.g. -y). Processes left in the background are stopped when the command ' +
+            'returns. Long output keeps its start and end only. Prefer Read, Edit, Write, Glob and Grep for files.',
+        schema,
+        readOnly: false,
+        async run(input, ctx) {
+            if (ctx.signal.aborted)
+                throw new _registry_js__WEBPACK_IMPORTED_MODULE_1__/* .ToolError */ .v4('Cancelled before the command started.');
+            const timeoutMs = input.timeout ?? DEFAULT_TIMEOUT_MS;
+            const { output, ending } = await runProcess({
+                argv: wrap(['bash', '-c', input.command]),
+                cwd: ctx.workspace.root,
+                env: ctx.env,
+                timeoutMs,
+                signal: ctx.signal,
+                outputLimit: ctx.outputLimit,
+                settleMs,
+                killGraceMs,
+            });
+            return describeEnding(output, ending, timeoutMs);
+        },
+    });
+}
+const bashTool = createBashTool();
+
+
+/***/ }),
+
 /***/ 2195:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
 

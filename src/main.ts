@@ -1,7 +1,7 @@
-import * as core from '@actions/core';
 import { runAction, type ActionIo } from './action/run.js';
 import { SettingsError } from './action/settings.js';
-import { neutralizeWorkflowCommands } from './report/redact.js';
+import { stepIo, type StepIo } from './action/workflow-commands.js';
+import { neutralizeWorkflowCommands, Redactor } from './report/redact.js';
 import { scrubEnvironment } from './secrets/environ.js';
 import { isSecretVariable } from './tools/env.js';
 
@@ -10,18 +10,15 @@ function inputReader(env: NodeJS.ProcessEnv): (name: string) => string {
   return (name) => (env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] ?? '').trim();
 }
 
-function actionsIo(env: NodeJS.ProcessEnv): ActionIo {
+function actionsIo(env: NodeJS.ProcessEnv, step: StepIo): ActionIo {
   return {
     getInput: inputReader(env),
     // Model and tool text can hold "::command::" lines; the log must never run them.
-    info: (m) => core.info(neutralizeWorkflowCommands(m)),
-    warning: (m) => core.warning(neutralizeWorkflowCommands(m)),
-    setOutput: (name, value) => core.setOutput(name, value),
-    setSecret: (value) => core.setSecret(value),
-    summary: async (markdown) => {
-      if (!process.env['GITHUB_STEP_SUMMARY']) return;
-      await core.summary.addRaw(markdown, true).write();
-    },
+    info: (m) => step.info(neutralizeWorkflowCommands(m)),
+    warning: (m) => step.warning(neutralizeWorkflowCommands(m)),
+    setOutput: (name, value) => step.setOutput(name, value),
+    setSecret: (value) => step.setSecret(value),
+    summary: async (markdown) => step.appendSummary(markdown),
   };
 }
 
@@ -31,22 +28,26 @@ function actionsIo(env: NodeJS.ProcessEnv): ActionIo {
  * error fails the step.
  */
 export async function run(): Promise<void> {
+  const env = { ...process.env };
+  const step = stepIo(env);
   const controller = new AbortController();
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.on(signal, () => {
-      core.warning(`agent-action: ${signal} received; stopping and saving the work so far`);
+      step.warning(`agent-action: ${signal} received; stopping and saving the work so far`);
       controller.abort(new Error(signal));
     });
   }
-  const env = { ...process.env };
+  const input = inputReader(env);
+  const redactor = new Redactor([input('anthropic-api-key'), input('github-token'), env['ANTHROPIC_API_KEY'] ?? ''].filter((v) => v.length > 0));
+  const say = (text: string) => neutralizeWorkflowCommands(redactor.redact(text));
   scrubEnvironment(isSecretVariable);
   try {
-    const outcome = await runAction({ env, io: actionsIo(env), signal: controller.signal });
-    if (outcome.conclusion === 'error') core.setFailed(neutralizeWorkflowCommands(outcome.reason));
-    else if (!['success', 'skipped', 'unauthorized'].includes(outcome.conclusion)) core.warning(`agent-action stopped: ${outcome.reason}`);
+    const outcome = await runAction({ env, io: actionsIo(env, step), signal: controller.signal });
+    if (outcome.conclusion === 'error') step.setFailed(say(outcome.reason));
+    else if (!['success', 'skipped', 'unauthorized'].includes(outcome.conclusion)) step.warning(say(`agent-action stopped: ${outcome.reason}`));
   } catch (error) {
     const message = error instanceof SettingsError ? `invalid configuration: ${error.message}` : error instanceof Error ? error.message : String(error);
-    core.setOutput('conclusion', 'error');
-    core.setFailed(neutralizeWorkflowCommands(message));
+    step.setOutput('conclusion', 'error');
+    step.setFailed(say(message));
   }
 }

@@ -1,11 +1,10 @@
 import { mkdirSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { TranscriptWriter } from '../agent/messages.js';
-import { authEnv, takeCheckoutCredentials } from '../git/credentials.js';
-import { Repo } from '../git/repo.js';
+import type { Repo } from '../git/repo.js';
 import type { GitHub } from '../github/client.js';
 import { runMarker, TrackingComment, type CommentPlace } from '../github/comments.js';
-import { gatherContext, type TaskContext } from '../github/context.js';
+import { gatherContext, type PullContext, type TaskContext } from '../github/context.js';
 import type { GitHubEvent, RepoRef } from '../github/event.js';
 import type { Trigger } from '../github/trigger.js';
 import { AnthropicModel, type Model } from '../model/anthropic.js';
@@ -17,8 +16,8 @@ import { jobSummary } from '../report/summary.js';
 import { runTask, type TaskResult } from '../task.js';
 import { toolEnvironment } from '../tools/env.js';
 import type { Todo } from '../tools/registry.js';
-import { prepareSandbox, sandboxedBashTool, type Sandbox } from '../tools/sandbox.js';
-import { deliver, newBranchName, type Delivery, type Plan } from './deliver.js';
+import type { Sandbox } from '../tools/sandbox.js';
+import type { Delivery, Plan } from './deliver.js';
 import { runUrl, type RunnerEnv } from './runner.js';
 import type { ActionSettings } from './settings.js';
 import type { ActionIo, ActionOutcome } from './run.js';
@@ -77,7 +76,10 @@ export class Job {
   private readonly name: string;
   private readonly link: string;
   private readonly marker: string;
+  /** Created while the context is read and the loop starts; progress waits for it, the first request does not. */
+  private commentReady: Promise<TrackingComment | null> = Promise.resolve(null);
   private comment: TrackingComment | null = null;
+  private reaction: Promise<void> = Promise.resolve();
   private todos: Todo[] = [];
   private steps = 0;
   private costUsd = 0;
@@ -92,13 +94,20 @@ export class Job {
     // The sandbox probe runs while GitHub answers; both are needed before the loop starts.
     const preparing = this.sandbox();
     preparing.catch(() => {});
-    const context = await this.start();
+    const { takeCheckoutCredentials } = await import('../git/credentials.js');
     const credentials = takeCheckoutCredentials(this.j.runner.GITHUB_WORKSPACE);
     let sandbox: Sandbox | undefined;
     try {
-      const repo = Repo.open(this.j.runner.GITHUB_WORKSPACE);
-      const netRepo = await this.networkRepo(repo);
-      const plan = await this.plan(context, repo, netRepo);
+      // Git, delivery and the sandbox load while GitHub answers; a pull request's checkout starts
+      // as soon as its branch is known, while the rest of the context is still arriving.
+      const git = this.openGit();
+      let checkout: Promise<Plan> | undefined;
+      const context = await this.start((pull) => {
+        checkout = git.then((g) => this.planPull(pull, g.netRepo));
+        checkout.catch(() => {});
+      });
+      const { repo, netRepo } = await git;
+      const plan = await (checkout ?? this.plan(context, repo, netRepo));
       sandbox = await preparing;
       const result = await this.execute(context, plan, sandbox);
       const delivery = await this.deliver(result, plan, repo, netRepo);
@@ -106,7 +115,8 @@ export class Job {
       return { conclusion: result.conclusion, reason: result.reason };
     } catch (error) {
       const message = this.j.redactor.redact(error instanceof Error ? error.message : String(error));
-      await this.comment?.finish(this.withMarker(finalComment(failedReport(message, this.link, this.j.startedAt), this.commentLimit())));
+      const comment = await this.commentReady.catch(() => null);
+      await comment?.finish(this.withMarker(finalComment(failedReport(message, this.link, this.j.startedAt), this.commentLimit())));
       throw error;
     } finally {
       credentials.restore();
@@ -127,38 +137,64 @@ export class Job {
     return this.withMarker(progressComment({ runUrl: this.link, task: trigger.task, todos: this.todos, currentStep, steps: this.steps, costUsd: this.costUsd, startedAt, now: Date.now() }));
   }
 
-  /** Tracking comment, context and reaction, concurrently. */
-  private async start(): Promise<TaskContext> {
+  /**
+   * Starts the tracking comment and the reaction, and reads the context. Only the context is
+   * waited for: GitHub spaces writes a second apart, and the model need not wait for them.
+   */
+  private async start(onPull: (pull: PullContext) => void): Promise<TaskContext> {
     const { gh, event, trigger, io, redactor } = this.j;
     const place = commentPlace(event, trigger);
     const deps = { gh, owner: this.owner, repo: this.name, redact: (t: string) => redactor.redact(t), log: io.warning };
-    const [comment, context] = await Promise.all([
-      place ? TrackingComment.start(deps, place, this.marker, this.progressBody('Reading the request')) : Promise.resolve(null),
-      repoRef(gh, event, this.owner, this.name).then((repo) => gatherContext(gh, event, repo, trigger)),
-      react(gh, this.owner, this.name, trigger).catch((e: unknown) => io.warning(`could not add a reaction: ${String(e)}`)),
-    ]);
-    this.comment = comment;
-    return context;
+    this.commentReady = place ? TrackingComment.start(deps, place, this.marker, this.progressBody('Reading the request')) : Promise.resolve(null);
+    this.commentReady.then((c) => (this.comment = c)).catch(() => {});
+    // The comment is the first write (GitHub spaces writes a second apart); the 👀 follows it.
+    this.reaction = this.commentReady
+      .catch(() => null)
+      .then(() => react(gh, this.owner, this.name, trigger))
+      .catch((e: unknown) => io.warning(`could not add a reaction: ${String(e)}`));
+    return repoRef(gh, event, this.owner, this.name).then((repo) => gatherContext(gh, event, repo, trigger, undefined, onPull));
+  }
+
+  /** The comment once it exists; if it could not be made, the summary and outputs still report the run. */
+  private async settled(): Promise<TrackingComment | null> {
+    try {
+      this.comment = await this.commentReady;
+    } catch (error) {
+      this.j.io.warning(`the tracking comment could not be created: ${this.j.redactor.redact(error instanceof Error ? error.message : String(error))}`);
+      this.comment = null;
+    }
+    await this.reaction;
+    return this.comment;
   }
 
   /** Commands that reach an https origin get the token in their own environment, nowhere else. */
   private async networkRepo(repo: Repo): Promise<Repo> {
     if (!/^https?:/i.test(await repo.remoteUrl())) return repo;
+    const [{ Repo }, { authEnv }] = await Promise.all([import('../git/repo.js'), import('../git/credentials.js')]);
     return Repo.open(this.j.runner.GITHUB_WORKSPACE, { env: authEnv(this.j.settings.githubToken, this.j.runner.GITHUB_SERVER_URL) });
   }
 
-  /** Where the work goes; checks out the pull request's code first. */
-  private async plan(context: TaskContext, repo: Repo, netRepo: Repo): Promise<Plan> {
-    const pull = context.pull;
-    if (pull?.isFork) {
+  private async openGit(): Promise<{ repo: Repo; netRepo: Repo }> {
+    const { Repo } = await import('../git/repo.js');
+    const repo = Repo.open(this.j.runner.GITHUB_WORKSPACE);
+    return { repo, netRepo: await this.networkRepo(repo) };
+  }
+
+  /** Checks out the pull request's code: its branch, or for a fork its head commit. */
+  private async planPull(pull: PullContext, netRepo: Repo): Promise<Plan> {
+    if (pull.isFork) {
       await netRepo.checkoutPullRef(pull.number);
       return { kind: 'fork', pullNumber: pull.number };
     }
-    if (pull) {
-      await netRepo.checkoutPullHead(pull.headRef);
-      return { kind: 'pull', branch: pull.headRef, pullNumber: pull.number };
-    }
+    await netRepo.checkoutPullHead(pull.headRef);
+    return { kind: 'pull', branch: pull.headRef, pullNumber: pull.number };
+  }
+
+  /** Where the work goes. */
+  private async plan(context: TaskContext, repo: Repo, netRepo: Repo): Promise<Plan> {
+    if (context.pull) return this.planPull(context.pull, netRepo);
     const { trigger, settings, redactor, runner } = this.j;
+    const { newBranchName } = await import('./deliver.js');
     const issueNumber = trigger.target.type === 'issue' ? trigger.target.number : null;
     const title = redactor.redact(context.issue?.title ?? trigger.task);
     return { kind: 'new-branch', base: await repo.currentBranch(), branch: await newBranchName(netRepo, settings.branchPrefix, issueNumber, title, runner.GITHUB_RUN_ID), issueNumber };
@@ -168,6 +204,7 @@ export class Job {
     const { settings, runner, env, io } = this.j;
     // RUNNER_TEMP holds the step's GITHUB_OUTPUT/GITHUB_ENV files and checkout's credentials: out of reach.
     const hide = [runner.RUNNER_TEMP].filter((p): p is string => typeof p === 'string' && p.length > 0);
+    const { prepareSandbox } = await import('../tools/sandbox.js');
     const sandbox = await prepareSandbox({
       mode: settings.sandbox,
       network: settings.network,
@@ -190,7 +227,9 @@ export class Job {
     this.transcriptPath = transcript.path;
     const where =
       plan.kind === 'pull' ? `You are on the pull request's branch ${plan.branch}.` : plan.kind === 'fork' ? "You are on the pull request's head commit." : `You are on ${plan.base}; your changes will go to a new branch.`;
-    const progress = (step: string | null) => this.comment?.update(this.progressBody(step));
+    const progress = (step: string | null) => {
+      void this.commentReady.then((c) => c?.update(this.progressBody(step))).catch(() => {});
+    };
     const result = await runTask({
       settings,
       model: this.j.model ?? new AnthropicModel({ model: settings.model, apiKey: this.j.apiKey, baseURL: settings.anthropicBaseUrl || this.j.env['ANTHROPIC_BASE_URL'] || undefined, maxRetries: settings.maxRetries }),
@@ -201,7 +240,7 @@ export class Job {
       transcript,
       signal: this.j.signal,
       startedAt: this.j.startedAt,
-      bash: sandboxedBashTool(sandbox),
+      bash: import('../tools/sandbox.js').then((m) => m.sandboxedBashTool(sandbox)),
       events: {
         onTodos: (t) => {
           this.todos = t;
@@ -236,6 +275,7 @@ export class Job {
   private async deliver(result: TaskResult, plan: Plan, repo: Repo, netRepo: Repo): Promise<Delivery> {
     const { settings, trigger, redactor, io, gh, runner } = this.j;
     try {
+      const { deliver } = await import('./deliver.js');
       return await deliver({
         repo,
         pushRepo: netRepo,
@@ -263,6 +303,7 @@ export class Job {
 
   private async report(result: TaskResult, delivery: Delivery, sandbox: Sandbox): Promise<void> {
     const { io, redactor, trigger, startedAt } = this.j;
+    await this.settled();
     const notes = [delivery.note, sandbox.kind === 'none' && this.j.settings.sandbox !== 'off' ? sandbox.description : undefined].filter((n): n is string => Boolean(n));
     const report: FinalReport = {
       conclusion: result.conclusion,

@@ -147,7 +147,15 @@ function targetNumber(trigger: Trigger): number | null {
 }
 
 /** Gathers the context with independent REST calls made concurrently. */
-export async function gatherContext(gh: Gh, event: GitHubEvent, repo: RepoRef, trigger: Trigger, limits: ContextLimits = DEFAULT_CONTEXT_LIMITS): Promise<TaskContext> {
+export async function gatherContext(
+  gh: Gh,
+  event: GitHubEvent,
+  repo: RepoRef,
+  trigger: Trigger,
+  limits: ContextLimits = DEFAULT_CONTEXT_LIMITS,
+  /** Called as soon as the pull request is known, so its checkout can start before the rest arrives. */
+  onPull?: (pull: PullContext) => void,
+): Promise<TaskContext> {
   const where = { owner: repo.owner, repo: repo.name };
   const number = targetNumber(trigger);
   const context: TaskContext = { repo, trigger, comments: [], failingChecks: [] };
@@ -156,16 +164,25 @@ export async function gatherContext(gh: Gh, event: GitHubEvent, repo: RepoRef, t
     return context;
   }
   const isPull = trigger.target.type === 'pull';
+  // Most pull requests target the default branch: its instructions are fetched at once, and again
+  // from the real base only when it differs.
+  const onDefault = instructions(gh, where, repo.defaultBranch, limits.instructionsChars);
+  onDefault.catch(() => {});
   const [issue, comments, pull] = await Promise.all([
     gh.rest.issues.get({ ...where, issue_number: number }).then((r) => r.data),
     threadComments(gh, where, number, trigger),
-    isPull ? pullContext(gh, where, number, limits) : Promise.resolve(undefined),
+    isPull
+      ? pullContext(gh, where, number, limits).then((p) => {
+          onPull?.(p);
+          return p;
+        })
+      : Promise.resolve(undefined),
   ]);
   context.issue = { number, title: issue.title, body: issue.body ?? '', author: issue.user?.login ?? 'ghost', isPullRequest: Boolean(issue.pull_request) };
   context.comments = comments;
   const [checks, found] = await Promise.all([
     pull ? failingChecks(gh, where, pull.headSha, limits) : Promise.resolve([]),
-    instructions(gh, where, pull ? pull.baseRef : repo.defaultBranch, limits.instructionsChars),
+    pull && pull.baseRef !== repo.defaultBranch ? instructions(gh, where, pull.baseRef, limits.instructionsChars) : onDefault,
   ]);
   if (pull) context.pull = pull;
   context.failingChecks = checks;

@@ -1,0 +1,75 @@
+export const id = 733;
+export const ids = [733];
+export const modules = {
+
+/***/ 9733:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
+
+__webpack_require__.r(__webpack_exports__);
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   authEnv: () => (/* binding */ authEnv),
+/* harmony export */   takeCheckoutCredentials: () => (/* binding */ takeCheckoutCredentials)
+/* harmony export */ });
+/* harmony import */ var node_child_process__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(1421);
+
+function git(cwd, args) {
+    return (0,node_child_process__WEBPACK_IMPORTED_MODULE_0__.execFileSync)('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+}
+/** Entries of .git/config that carry a credential: checkout's auth header, or an include of its credentials file. */
+function credentialEntries(cwd) {
+    let listing = '';
+    try {
+        listing = git(cwd, ['config', '--local', '--null', '--get-regexp', '^(http\\..*\\.extraheader|includeif\\..*\\.path)$']);
+    }
+    catch {
+        return [];
+    }
+    return listing
+        .split('\0')
+        .filter((entry) => entry.length > 0)
+        .map((entry) => {
+        const at = entry.indexOf('\n');
+        return { key: entry.slice(0, at), value: entry.slice(at + 1) };
+    })
+        .filter((e) => e.key.endsWith('.extraheader') || /credential/i.test(e.value));
+}
+/**
+ * actions/checkout leaves the token in .git/config (or in a credentials file it includes), where
+ * any command of the model could read it. It is taken out for the run; commands that reach origin
+ * get credentials through their own environment instead. `restore` puts it back for later steps.
+ */
+function takeCheckoutCredentials(cwd) {
+    const entries = credentialEntries(cwd);
+    const keys = [...new Set(entries.map((e) => e.key))];
+    for (const key of keys) {
+        try {
+            git(cwd, ['config', '--local', '--unset-all', key]);
+        }
+        catch {
+            // Already gone: nothing to hide.
+        }
+    }
+    return {
+        taken: entries.length,
+        restore() {
+            for (const e of entries) {
+                try {
+                    git(cwd, ['config', '--local', '--add', e.key, e.value]);
+                }
+                catch {
+                    // The workspace may be gone by the end of a cancelled job.
+                }
+            }
+        },
+    };
+}
+/** Credentials for an https origin, for one git command's environment (never a tool's). */
+function authEnv(token, serverUrl) {
+    const basic = Buffer.from(`x-access-token:${token}`).toString('base64');
+    return { GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: `http.${serverUrl.replace(/\/+$/, '')}/.extraheader`, GIT_CONFIG_VALUE_0: `AUTHORIZATION: basic ${basic}` };
+}
+
+
+/***/ })
+
+};
