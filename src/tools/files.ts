@@ -41,9 +41,12 @@ export function runGit(args: string[], options: GitOptions): Promise<GitResult> 
  * itself ignored (asking for node_modules/x by name means its files are wanted).
  */
 export async function searchWithGit(dir: string, env: Record<string, string>, signal: AbortSignal): Promise<boolean> {
-  const inside = await runGit(['rev-parse', '--is-inside-work-tree'], { cwd: dir, env, signal });
+  // Both questions at once: outside a work tree check-ignore just fails, and its answer is unused.
+  const [inside, ignored] = await Promise.all([
+    runGit(['rev-parse', '--is-inside-work-tree'], { cwd: dir, env, signal }),
+    runGit(['check-ignore', '-q', '.'], { cwd: dir, env, signal }),
+  ]);
   if (inside.code !== 0 || inside.stdout.trim() !== 'true') return false;
-  const ignored = await runGit(['check-ignore', '-q', '.'], { cwd: dir, env, signal });
   return ignored.code !== 0;
 }
 
@@ -51,12 +54,14 @@ function splitNul(text: string): string[] {
   return text.split('\0').filter((entry) => entry.length > 0);
 }
 
-async function gitFiles(base: string, env: Record<string, string>, signal: AbortSignal): Promise<string[]> {
+async function gitFiles(base: string, env: Record<string, string>, signal: AbortSignal, pathspecs: string[], keepDeleted: boolean): Promise<string[]> {
   const options = { cwd: base, env, signal };
+  const only = pathspecs.length > 0 ? ['--', ...pathspecs] : [];
   const [listed, deleted] = await Promise.all([
-    runGit(['ls-files', '-z', '--cached', '--others', '--exclude-standard'], options),
-    // Deleted but unstaged files are still in the index; dropping them avoids a stat per file.
-    runGit(['ls-files', '-z', '--deleted'], options),
+    runGit(['ls-files', '-z', '--cached', '--others', '--exclude-standard', ...only], options),
+    // Deleted but unstaged files are still in the index; `--deleted` finds them with a stat per
+    // indexed file, which a caller that checks only what it shows can skip.
+    keepDeleted ? Promise.resolve({ code: 0, stdout: '', stderr: '', truncated: false }) : runGit(['ls-files', '-z', '--deleted', ...only], options),
   ]);
   if (listed.code !== 0) throw new ToolError(`git ls-files failed: ${listed.stderr.trim()}`);
   const gone = new Set(splitNul(deleted.stdout));
@@ -87,8 +92,13 @@ async function walkFiles(base: string): Promise<string[]> {
  * Files under base, relative to it with '/' separators: what git would not ignore inside a work
  * tree, otherwise every file except those under .git and node_modules. Never stats a file.
  */
-export async function listFiles(base: string, env: Record<string, string>, signal: AbortSignal): Promise<string[]> {
-  if (await searchWithGit(base, env, signal)) return gitFiles(base, env, signal);
+export async function listFiles(
+  base: string,
+  env: Record<string, string>,
+  signal: AbortSignal,
+  options: { pathspecs?: string[]; keepDeleted?: boolean } = {},
+): Promise<string[]> {
+  if (await searchWithGit(base, env, signal)) return gitFiles(base, env, signal, options.pathspecs ?? [], options.keepDeleted ?? false);
   return walkFiles(base);
 }
 
