@@ -41,3 +41,25 @@ describe('CLI arguments', () => {
     expect(VERSION).toBe(pkg.version);
   });
 });
+
+describe('price overrides', () => {
+  it('take JSON from --prices, fill cache prices from the input price, and win over AGENT_ACTION_PRICES', () => {
+    const parsed = parseCli(['--prices', '{"my-model": {"input": 1, "output": 5}}', 'task'], { AGENT_ACTION_PRICES: '{"other": {"input": 9, "output": 9}}' });
+    if (parsed.kind !== 'run') throw new Error(parsed.kind);
+    expect(parsed.options.settings.prices).toEqual({ 'my-model': { input: 1, output: 5, cacheRead: 0.1, cacheWrite: 1.25 } });
+  });
+
+  it('read AGENT_ACTION_PRICES when no option is given', () => {
+    const parsed = parseCli(['task'], { AGENT_ACTION_PRICES: '{"m": {"input": 3, "output": 4, "cacheRead": 0.5, "cacheWrite": 6}}' });
+    if (parsed.kind !== 'run') throw new Error(parsed.kind);
+    expect(parsed.options.settings.prices).toEqual({ m: { input: 3, output: 4, cacheRead: 0.5, cacheWrite: 6 } });
+  });
+
+  it('reject prices that are not JSON or have no output price', () => {
+    for (const bad of ['{nope', '{"m": {"input": 1}}']) {
+      const parsed = parseCli(['--prices', bad, 'task']);
+      expect(parsed.kind).toBe('error');
+      if (parsed.kind === 'error') expect(parsed.message).toMatch(/--prices/);
+    }
+  });
+});

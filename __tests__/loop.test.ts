@@ -24,6 +24,12 @@ describe('the agent loop', () => {
     expect(h.server.validationErrors).toEqual([]);
   });
 
+  it('prices calls with an override table when one is given', async () => {
+    h = await harness([text('free')]);
+    const r = await h.run({ prices: { 'claude-sonnet-5-5': { input: 0, output: 1_000_000, cacheRead: 0, cacheWrite: 0 } } });
+    expect(r.costUsd).toBe(r.usage.output_tokens);
+  });
+
   it('runs a tool and sends its result back in the next user message', async () => {
     h = await harness([
       { content: [{ type: 'text', text: 'Writing.' }, { type: 'tool_use', id: 'toolu_w', name: 'Write', input: { file_path: 'hello.txt', content: 'hi\n' } }] },

@@ -7,6 +7,38 @@ export const DEFAULT_TOOLS = ['Read', 'Write', 'Edit', 'Bash', 'Glob', 'Grep', '
 
 const positiveInt = z.coerce.number().int().positive();
 
+const PriceSchema = z.object({
+  input: z.number().nonnegative(),
+  output: z.number().nonnegative(),
+  cacheRead: z.number().nonnegative().optional(),
+  cacheWrite: z.number().nonnegative().optional(),
+});
+
+/**
+ * Price overrides: JSON mapping a model id prefix to USD per million tokens, e.g.
+ * `{"claude-sonnet-5-5": {"input": 2, "output": 10, "cacheRead": 0.1}}`. Cache prices default
+ * to the usual multiples of the input price (writes 1.25x, reads 0.1x).
+ */
+export const PricesSchema = z
+  .string()
+  .trim()
+  .transform((text, ctx) => {
+    if (text === '') return {};
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      ctx.addIssue({ code: 'custom', message: 'must be JSON: {"model-prefix": {"input": 2, "output": 10}}' });
+      return z.NEVER;
+    }
+  })
+  .pipe(z.record(z.string().min(1), PriceSchema))
+  .transform((table) =>
+    Object.fromEntries(
+      Object.entries(table).map(([model, p]) => [model, { input: p.input, output: p.output, cacheRead: p.cacheRead ?? p.input * 0.1, cacheWrite: p.cacheWrite ?? p.input * 1.25 }]),
+    ),
+  );
+export type Prices = z.infer<typeof PricesSchema>;
+
 /** Settings of the loop shared by the CLI and the action; each field is documented where users set it. */
 export const LoopSettingsSchema = z.object({
   /** Model id. */
@@ -31,6 +63,8 @@ export const LoopSettingsSchema = z.object({
   toolOutputLimit: positiveInt.default(30000),
   /** Prompt tokens past which older tool output is cleared from the context. */
   compactAtTokens: positiveInt.default(150000),
+  /** Price overrides (see PricesSchema); also read from AGENT_ACTION_PRICES. */
+  prices: PricesSchema.default({}),
 });
 export type LoopSettings = z.infer<typeof LoopSettingsSchema>;
 

@@ -83,7 +83,7 @@ export async function runTask(options: TaskOptions): Promise<TaskResult> {
       outputLimit: settings.toolOutputLimit,
       streamRetries: settings.maxRetries,
       compactAtTokens: settings.compactAtTokens,
-      ...(options.prices ? { prices: options.prices } : {}),
+      prices: { ...settings.prices, ...options.prices },
       ...(options.transcript ? { transcript: options.transcript } : {}),
       events,
     },

@@ -45,7 +45,7 @@ function readEvent(r: RunnerEnv): GitHubEvent {
 export async function runAction(deps: ActionDeps): Promise<ActionOutcome> {
   const { io, env } = deps;
   const startedAt = Date.now();
-  const settings = readSettings(io.getInput);
+  const settings = readSettings(io.getInput, env);
   const apiKey = settings.anthropicApiKey || env['ANTHROPIC_API_KEY'] || '';
   const redactor = new Redactor([apiKey, settings.githubToken].filter((s) => s.length > 0));
   for (const secret of [apiKey, settings.githubToken]) if (secret) io.setSecret(secret);

@@ -67,6 +67,7 @@ export const INPUT_NAMES: Readonly<Record<string, string>> = {
   allowWorkflowChanges: 'allow-workflow-changes',
   sandbox: 'sandbox',
   network: 'network',
+  prices: 'prices',
 };
 
 export class SettingsError extends Error {
@@ -77,8 +78,9 @@ export class SettingsError extends Error {
  * Reads every input through getInput (core.getInput in the action). An empty input takes the
  * default, as an input left out of `with:` does.
  */
-export function readSettings(getInput: (name: string) => string): ActionSettings {
+export function readSettings(getInput: (name: string) => string, env: NodeJS.ProcessEnv = {}): ActionSettings {
   const raw: Record<string, string> = {};
+  if (env['AGENT_ACTION_PRICES']) raw['prices'] = env['AGENT_ACTION_PRICES'];
   for (const [key, input] of Object.entries(INPUT_NAMES)) {
     const value = getInput(input);
     if (value !== '') raw[key] = value;

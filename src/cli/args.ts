@@ -15,6 +15,8 @@ Options:
   --timeout-minutes M     wall-clock deadline for the loop (default: 30)
   --allowed-tools A,B     subset of Read,Write,Edit,Bash,Glob,Grep,TodoWrite
   --append-system-prompt  extra instructions for the model
+  --prices JSON           price overrides, USD per million tokens by model prefix
+                          (also AGENT_ACTION_PRICES), e.g. '{"my-model": {"input": 1, "output": 5}}'
   --sandbox MODE          run Bash under bubblewrap: off (default), auto, strict
   --network on|off        network inside the sandbox (default: on)
   --transcript FILE       append every message as JSONL
@@ -49,9 +51,10 @@ const OPTION_NAMES: Readonly<Record<string, string>> = {
   maxRetries: '--max-retries',
   timeoutMinutes: '--timeout-minutes',
   allowedTools: '--allowed-tools',
+  prices: '--prices / AGENT_ACTION_PRICES',
 };
 
-export function parseCli(argv: readonly string[]): ParsedCli {
+export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv = {}): ParsedCli {
   let parsed;
   try {
     parsed = parseArgs({
@@ -67,6 +70,7 @@ export function parseCli(argv: readonly string[]): ParsedCli {
         'timeout-minutes': { type: 'string' },
         'allowed-tools': { type: 'string' },
         'append-system-prompt': { type: 'string' },
+        prices: { type: 'string' },
         sandbox: { type: 'string', default: 'off' },
         network: { type: 'string', default: 'on' },
         transcript: { type: 'string' },
@@ -93,6 +97,7 @@ export function parseCli(argv: readonly string[]): ParsedCli {
     maxRetries: values['max-retries'],
     timeoutMinutes: values['timeout-minutes'],
     allowedTools: values['allowed-tools'],
+    prices: values.prices ?? env['AGENT_ACTION_PRICES'],
   });
   if (!settings.success) return { kind: 'error', message: describeSettingsError(settings.error, OPTION_NAMES) };
   const sandbox = values.sandbox;

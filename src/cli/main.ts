@@ -30,7 +30,7 @@ function initialMessages(options: CliOptions): { messages: MessageParam[]; resum
 }
 
 export async function main(argv: readonly string[], io: CliIo): Promise<number> {
-  const parsed = parseCli(argv);
+  const parsed = parseCli(argv, io.env);
   if (parsed.kind === 'help') {
     io.stdout.write(USAGE + '\n');
     return 0;
