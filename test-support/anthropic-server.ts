@@ -349,7 +349,15 @@ function checkMessages(messages: unknown, ctx: ValidationContext): void {
     const path = `messages.${i}`;
     if (!isRecord(message)) invalid(`${path}: Input should be a valid dictionary`);
     const role = message.role;
-    if (role !== 'user' && role !== 'assistant') invalid(`${path}.role: Input should be 'user' or 'assistant'`);
+    // Messages of role "system" (instructions given mid-conversation) stand outside the
+    // user/assistant alternation and carry text only.
+    if (role === 'system' && i > 0) {
+      const content = message.content;
+      const textOnly = typeof content === 'string' ? content !== '' : Array.isArray(content) && content.length > 0 && content.every((b) => isRecord(b) && b.type === 'text');
+      if (!textOnly) invalid(`${path}.content: system messages take non-empty text only`);
+      return;
+    }
+    if (role !== 'user' && role !== 'assistant') invalid(`${path}.role: Input should be 'user', 'assistant' or 'system'`);
     if (i === 0 && role !== 'user') invalid('messages: first message must use the "user" role');
     if (role === previousRole) {
       invalid(`messages: roles must alternate between "user" and "assistant", but found multiple "${role}" roles in a row`);
