@@ -382,3 +382,23 @@ describe('failures on the wire', () => {
     expect(await neverAnswered).toBeInstanceOf(Error);
   });
 });
+
+describe('system-role messages', () => {
+  it('accepts a system message mid-conversation outside the alternation, and rejects one with non-text content', async () => {
+    const { startAnthropicServer: start } = await import('../test-support/anthropic-server.js');
+    const { default: Anthropic } = await import('@anthropic-ai/sdk');
+    const server = await start({ script: [{ content: [{ type: 'text', text: 'ok' }] }] });
+    try {
+      const client = new Anthropic({ apiKey: 'k', baseURL: server.url, maxRetries: 0 });
+      const ok = await client.messages
+        .stream({ model: 'm', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }, { role: 'system', content: 'Be brief.' }, { role: 'assistant', content: 'Sure' }, { role: 'user', content: 'go' }] })
+        .finalMessage();
+      expect(ok.content).toEqual([expect.objectContaining({ type: 'text', text: 'ok' })]);
+      await expect(
+        client.messages.stream({ model: 'm', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }, { role: 'system', content: [] }] }).finalMessage(),
+      ).rejects.toThrow(/system messages take non-empty text only/);
+    } finally {
+      await server.close();
+    }
+  });
+});
