@@ -3,7 +3,7 @@ import { runLoop, type LoopEvents, type LoopResult } from './agent/loop.js';
 import { messageRecord, TranscriptWriter, type MessageParam } from './agent/messages.js';
 import type { Price } from './agent/usage.js';
 import { changedSince, takeBaseline, type Baseline } from './git/changes.js';
-import type { Model } from './model/anthropic.js';
+import type { Model } from './model/model.js';
 import { systemPrompt } from './prompt/system.js';
 import type { LoopSettings } from './settings.js';
 import { toolEnvironment } from './tools/env.js';

@@ -7,7 +7,7 @@ import { runMarker, TrackingComment, type CommentPlace } from '../github/comment
 import { gatherContext, type PullContext, type TaskContext } from '../github/context.js';
 import type { GitHubEvent, RepoRef } from '../github/event.js';
 import type { Trigger } from '../github/trigger.js';
-import { AnthropicModel, type Model } from '../model/anthropic.js';
+import type { Model } from '../model/model.js';
 import { taskPrompt } from '../prompt/task.js';
 import { COMMENT_LIMIT, finalComment, progressComment, type FinalReport } from '../report/comment.js';
 import { keyArgument } from '../report/format.js';
@@ -22,7 +22,34 @@ import { runUrl, type RunnerEnv } from './runner.js';
 import type { ActionSettings } from './settings.js';
 import type { ActionIo, ActionOutcome } from './run.js';
 
+/**
+ * The context, read while the requester's permission is still being checked: nothing is sent or
+ * written before that check passes, but the reads need not wait for it.
+ */
+export class EarlyContext {
+  readonly context: Promise<TaskContext>;
+  private pull: PullContext | undefined;
+  private listener: ((pull: PullContext) => void) | undefined;
+
+  constructor(gh: GitHub, event: GitHubEvent, trigger: Trigger, owner: string, name: string) {
+    this.context = repoRef(gh, event, owner, name).then((repo) =>
+      gatherContext(gh, event, repo, trigger, undefined, (pull) => {
+        this.pull = pull;
+        this.listener?.(pull);
+      }),
+    );
+    this.context.catch(() => {});
+  }
+
+  /** Calls back with the pull request once known (at once if it already is). */
+  onPull(listener: (pull: PullContext) => void): void {
+    this.listener = listener;
+    if (this.pull) listener(this.pull);
+  }
+}
+
 export interface JobInput {
+  early: EarlyContext;
   settings: ActionSettings;
   runner: RunnerEnv;
   env: NodeJS.ProcessEnv;
@@ -142,7 +169,7 @@ export class Job {
    * waited for: GitHub spaces writes a second apart, and the model need not wait for them.
    */
   private async start(onPull: (pull: PullContext) => void): Promise<TaskContext> {
-    const { gh, event, trigger, io, redactor } = this.j;
+    const { gh, event, trigger, io, redactor, early } = this.j;
     const place = commentPlace(event, trigger);
     const deps = { gh, owner: this.owner, repo: this.name, redact: (t: string) => redactor.redact(t), log: io.warning };
     this.commentReady = place ? TrackingComment.start(deps, place, this.marker, this.progressBody('Reading the request')) : Promise.resolve(null);
@@ -152,7 +179,8 @@ export class Job {
       .catch(() => null)
       .then(() => react(gh, this.owner, this.name, trigger))
       .catch((e: unknown) => io.warning(`could not add a reaction: ${String(e)}`));
-    return repoRef(gh, event, this.owner, this.name).then((repo) => gatherContext(gh, event, repo, trigger, undefined, onPull));
+    early.onPull(onPull);
+    return early.context;
   }
 
   /** The comment once it exists; if it could not be made, the summary and outputs still report the run. */
@@ -232,7 +260,7 @@ export class Job {
     };
     const result = await runTask({
       settings,
-      model: this.j.model ?? new AnthropicModel({ model: settings.model, apiKey: this.j.apiKey, baseURL: settings.anthropicBaseUrl || this.j.env['ANTHROPIC_BASE_URL'] || undefined, maxRetries: settings.maxRetries }),
+      model: this.j.model ?? (await this.model()),
       cwd: runner.GITHUB_WORKSPACE,
       messages: [{ role: 'user', content: [{ type: 'text', text: redactor.redact(taskPrompt(context, where)) }] }],
       mode: 'action',
@@ -263,6 +291,15 @@ export class Job {
   }
 
   private transcriptPath = '';
+
+  /** The Anthropic client, loaded once the job is under way (see run()). */
+  private async model(): Promise<Model> {
+    const { settings } = this.j;
+    const { AnthropicModel } = await this.sdk;
+    return new AnthropicModel({ model: settings.model, apiKey: this.j.apiKey, baseURL: settings.anthropicBaseUrl || this.j.env['ANTHROPIC_BASE_URL'] || undefined, maxRetries: settings.maxRetries });
+  }
+
+  private sdk: Promise<typeof import('../model/anthropic.js')> = Promise.resolve().then(() => import('../model/anthropic.js'));
 
   private requestUrl(): string {
     const { event, trigger, runner } = this.j;

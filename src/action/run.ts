@@ -3,9 +3,9 @@ import { createGitHub, type GitHub } from '../github/client.js';
 import { parseEvent, type GitHubEvent } from '../github/event.js';
 import { authorize } from '../github/permissions.js';
 import { findTrigger } from '../github/trigger.js';
-import type { Model } from '../model/anthropic.js';
+import type { Model } from '../model/model.js';
 import { Redactor } from '../report/redact.js';
-import { Job, setOutputs } from './job.js';
+import { EarlyContext, Job, setOutputs } from './job.js';
 import { readRunnerEnv, type RunnerEnv } from './runner.js';
 import { readSettings } from './settings.js';
 
@@ -60,6 +60,7 @@ export async function runAction(deps: ActionDeps): Promise<ActionOutcome> {
   const trigger = decision.trigger;
   const [owner, name] = runner.GITHUB_REPOSITORY.split('/') as [string, string];
   const gh = (deps.github ?? ((token, baseUrl) => createGitHub({ token, baseUrl, log: (m) => io.warning(redactor.redact(m)) })))(settings.githubToken, runner.GITHUB_API_URL);
+  const early = new EarlyContext(gh, event, trigger, owner, name);
   const auth = await authorize(gh, { owner, name }, trigger.requester, settings.allowedBots);
   if (!auth.allowed) {
     io.info(`agent-action: not running: ${auth.reason}`);
@@ -68,5 +69,5 @@ export async function runAction(deps: ActionDeps): Promise<ActionOutcome> {
   }
   io.info(`agent-action: ${trigger.source} trigger; ${auth.reason}`);
   if (!apiKey) throw new Error('input anthropic-api-key: is required (or set ANTHROPIC_API_KEY)');
-  return new Job({ settings, runner, env, event, trigger, gh, io, redactor, signal: deps.signal, apiKey, startedAt, ...(deps.model ? { model: deps.model } : {}) }).run();
+  return new Job({ early, settings, runner, env, event, trigger, gh, io, redactor, signal: deps.signal, apiKey, startedAt, ...(deps.model ? { model: deps.model } : {}) }).run();
 }

@@ -1,5 +1,5 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import { ModelError, type Model, type ModelResponse } from '../model/anthropic.js';
+import { ModelError, type Model, type ModelResponse } from '../model/model.js';
 import { capText } from '../tools/output.js';
 import { executeToolCall, type Todo, type ToolDefinition, type ToolResult } from '../tools/registry.js';
 import type { ToolSpec } from '../tools/spec.js';
