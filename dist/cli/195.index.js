@@ -390,8 +390,13 @@ async function walkFiles(base) {
  * tree, otherwise every file except those under .git and node_modules. Never stats a file.
  */
 async function listFiles(base, env, signal, options = {}) {
-    if (await searchWithGit(base, env, signal))
-        return gitFiles(base, env, signal, options.pathspecs ?? [], options.keepDeleted ?? false);
+    // The listing starts with the questions of whether to trust it: on a large tree it is the slow part.
+    const [useGit, listed] = await Promise.all([
+        searchWithGit(base, env, signal),
+        gitFiles(base, env, signal, options.pathspecs ?? [], options.keepDeleted ?? false).catch(() => null),
+    ]);
+    if (useGit && listed)
+        return listed;
     return walkFiles(base);
 }
 /** Code-unit order: the same on every machine, unlike localeCompare. */

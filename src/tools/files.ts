@@ -98,7 +98,12 @@ export async function listFiles(
   signal: AbortSignal,
   options: { pathspecs?: string[]; keepDeleted?: boolean } = {},
 ): Promise<string[]> {
-  if (await searchWithGit(base, env, signal)) return gitFiles(base, env, signal, options.pathspecs ?? [], options.keepDeleted ?? false);
+  // The listing starts with the questions of whether to trust it: on a large tree it is the slow part.
+  const [useGit, listed] = await Promise.all([
+    searchWithGit(base, env, signal),
+    gitFiles(base, env, signal, options.pathspecs ?? [], options.keepDeleted ?? false).catch(() => null),
+  ]);
+  if (useGit && listed) return listed;
   return walkFiles(base);
 }
 
