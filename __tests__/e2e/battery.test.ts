@@ -118,7 +118,7 @@ describe('attacks on the secrets', () => {
     expect(runGit(world.work, ['config', '--local', '--get', 'http.https://github.com/.extraheader'], { PATH: process.env['PATH'] ?? '', HOME: world.home })).toContain(CANARIES[3]);
   });
 
-  it('secrets in the model\'s text, a commit message and a branch name are redacted in every form', async () => {
+  it('secrets in the model\'s text and in a commit message are redacted in every form', async () => {
     const urlForm = encodeURIComponent(`token=${GH_TOKEN}&x=1`);
     world = await prWorld([EDIT, text(`Key ${API_KEY}, token ${GH_TOKEN}, base64 ${CANARIES[2]}, url ${urlForm}, pattern ghp_${'a'.repeat(36)}`)]);
     const r = await world.run(comment(`/agent fix it, use ${GH_TOKEN} if needed`));
