@@ -84,3 +84,23 @@ describe('Glob', () => {
     expect(result).toMatchObject({ isError: true, content: expect.stringContaining('outside the workspace') });
   });
 });
+
+describe('Glob in a git repository and outside one', () => {
+  it('gives the same answer with git pathspecs as with picomatch on a plain directory', async () => {
+    const files = ['a.md', 'abc.txt', 'aXc.txt', 'src/x.ts', 'src/y.js', 'src/deep/z.ts', 'src/deep/b1.js', '.hidden/h.ts', 'docs/a.md', 'lib/[x].ts'];
+    const make = async (git: boolean) => {
+      const root = await fs.mkdtemp(path.join(os.tmpdir(), 'glob-same-'));
+      for (const f of files) {
+        await fs.mkdir(path.dirname(path.join(root, f)), { recursive: true });
+        await fs.writeFile(path.join(root, f), 'x\n');
+      }
+      if (git) execFileSync('git', ['init', '-q'], { cwd: root });
+      const ws = await Workspace.open(root);
+      return { workspace: ws, signal: new AbortController().signal, env: toolEnvironment(process.env), outputLimit: 30000 };
+    };
+    const [inGit, plain] = await Promise.all([make(true), make(false)]);
+    for (const pattern of ['**/*.ts', '*.md', 'src/**/*.{js,ts}', 'a?c.txt', '**/[ab]*.js', '.hidden/**', '**/*.md', 'src/*']) {
+      expect(await globTool.run({ pattern }, inGit)).toBe(await globTool.run({ pattern }, plain));
+    }
+  });
+});

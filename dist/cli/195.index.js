@@ -363,8 +363,11 @@ async function gitFiles(base, env, signal, pathspecs, keepDeleted) {
     ]);
     if (listed.code !== 0)
         throw new registry/* ToolError */.v4(`git ls-files failed: ${listed.stderr.trim()}`);
+    const files = splitNul(listed.stdout);
+    if (keepDeleted)
+        return files;
     const gone = new Set(splitNul(deleted.stdout));
-    return [...new Set(splitNul(listed.stdout))].filter((file) => !gone.has(file));
+    return [...new Set(files)].filter((file) => !gone.has(file));
 }
 const SKIPPED_DIRECTORIES = new Set(['.git', 'node_modules']);
 async function walkFiles(base) {
@@ -390,14 +393,22 @@ async function walkFiles(base) {
  * tree, otherwise every file except those under .git and node_modules. Never stats a file.
  */
 async function listFiles(base, env, signal, options = {}) {
+    return (await listCandidates(base, env, signal, options)).files;
+}
+/**
+ * As listFiles, and says whether git applied the pathspecs (then every file matches them); with
+ * keepDeleted, files deleted but still in the index stay in and a name may repeat (an unmerged
+ * file): the caller checks what it shows.
+ */
+async function listCandidates(base, env, signal, options = {}) {
     // The listing starts with the questions of whether to trust it: on a large tree it is the slow part.
     const [useGit, listed] = await Promise.all([
         searchWithGit(base, env, signal),
         gitFiles(base, env, signal, options.pathspecs ?? [], options.keepDeleted ?? false).catch(() => null),
     ]);
     if (useGit && listed)
-        return listed;
-    return walkFiles(base);
+        return { files: listed, matched: (options.pathspecs ?? []).length > 0 };
+    return { files: await walkFiles(base), matched: false };
 }
 /** Code-unit order: the same on every machine, unlike localeCompare. */
 function comparePaths(a, b) {
@@ -614,7 +625,10 @@ const globTool = (0,registry/* defineTool */.uO)({
         // Extglobs (`+(a|b)`, `!(x)`) have no pathspec form: those list everything and filter here.
         const specs = /[!@+*?]\(/.test(pattern) ? [] : expandBraces(pattern).map((p) => `:(glob)${p}`);
         const prefix = shown === '.' ? '' : `${shown}/`;
-        const candidates = (await listFiles(base, ctx.env, ctx.signal, { pathspecs: specs, keepDeleted: true })).filter((file) => isMatch(file)).sort(comparePaths);
+        const found = await listCandidates(base, ctx.env, ctx.signal, { pathspecs: specs, keepDeleted: true });
+        // git's glob pathspecs follow the same rules as picomatch here (**, *, ?, [], braces expanded).
+        const matching = found.matched ? found.files : found.files.filter((file) => isMatch(file));
+        const candidates = matching.sort(comparePaths).filter((file, i, all) => i === 0 || all[i - 1] !== file);
         // Files deleted but still in git's index are dropped here, with a stat of only what is shown.
         const shownFiles = [];
         let gone = 0;

@@ -64,8 +64,10 @@ async function gitFiles(base: string, env: Record<string, string>, signal: Abort
     keepDeleted ? Promise.resolve({ code: 0, stdout: '', stderr: '', truncated: false }) : runGit(['ls-files', '-z', '--deleted', ...only], options),
   ]);
   if (listed.code !== 0) throw new ToolError(`git ls-files failed: ${listed.stderr.trim()}`);
+  const files = splitNul(listed.stdout);
+  if (keepDeleted) return files;
   const gone = new Set(splitNul(deleted.stdout));
-  return [...new Set(splitNul(listed.stdout))].filter((file) => !gone.has(file));
+  return [...new Set(files)].filter((file) => !gone.has(file));
 }
 
 const SKIPPED_DIRECTORIES = new Set(['.git', 'node_modules']);
@@ -98,13 +100,27 @@ export async function listFiles(
   signal: AbortSignal,
   options: { pathspecs?: string[]; keepDeleted?: boolean } = {},
 ): Promise<string[]> {
+  return (await listCandidates(base, env, signal, options)).files;
+}
+
+/**
+ * As listFiles, and says whether git applied the pathspecs (then every file matches them); with
+ * keepDeleted, files deleted but still in the index stay in and a name may repeat (an unmerged
+ * file): the caller checks what it shows.
+ */
+export async function listCandidates(
+  base: string,
+  env: Record<string, string>,
+  signal: AbortSignal,
+  options: { pathspecs?: string[]; keepDeleted?: boolean } = {},
+): Promise<{ files: string[]; matched: boolean }> {
   // The listing starts with the questions of whether to trust it: on a large tree it is the slow part.
   const [useGit, listed] = await Promise.all([
     searchWithGit(base, env, signal),
     gitFiles(base, env, signal, options.pathspecs ?? [], options.keepDeleted ?? false).catch(() => null),
   ]);
-  if (useGit && listed) return listed;
-  return walkFiles(base);
+  if (useGit && listed) return { files: listed, matched: (options.pathspecs ?? []).length > 0 };
+  return { files: await walkFiles(base), matched: false };
 }
 
 /** Code-unit order: the same on every machine, unlike localeCompare. */

@@ -2,7 +2,7 @@ import { lstat } from 'node:fs/promises';
 import path from 'node:path';
 import picomatch from 'picomatch';
 import { z } from 'zod';
-import { comparePaths, listFiles, requireDirectory } from './files.js';
+import { comparePaths, listCandidates, requireDirectory } from './files.js';
 import { expandBraces } from './grep-git.js';
 import { defineTool, ToolError } from './registry.js';
 
@@ -59,7 +59,10 @@ export const globTool = defineTool({
     // Extglobs (`+(a|b)`, `!(x)`) have no pathspec form: those list everything and filter here.
     const specs = /[!@+*?]\(/.test(pattern) ? [] : expandBraces(pattern).map((p) => `:(glob)${p}`);
     const prefix = shown === '.' ? '' : `${shown}/`;
-    const candidates = (await listFiles(base, ctx.env, ctx.signal, { pathspecs: specs, keepDeleted: true })).filter((file) => isMatch(file)).sort(comparePaths);
+    const found = await listCandidates(base, ctx.env, ctx.signal, { pathspecs: specs, keepDeleted: true });
+    // git's glob pathspecs follow the same rules as picomatch here (**, *, ?, [], braces expanded).
+    const matching = found.matched ? found.files : found.files.filter((file) => isMatch(file));
+    const candidates = matching.sort(comparePaths).filter((file, i, all) => i === 0 || all[i - 1] !== file);
     // Files deleted but still in git's index are dropped here, with a stat of only what is shown.
     const shownFiles: string[] = [];
     let gone = 0;
