@@ -401,13 +401,12 @@ async function listFiles(base, env, signal, options = {}) {
  * file): the caller checks what it shows.
  */
 async function listCandidates(base, env, signal, options = {}) {
-    // The listing starts with the questions of whether to trust it: on a large tree it is the slow part.
-    const [useGit, listed] = await Promise.all([
-        searchWithGit(base, env, signal),
-        gitFiles(base, env, signal, options.pathspecs ?? [], options.keepDeleted ?? false).catch(() => null),
-    ]);
-    if (useGit && listed)
+    // One git call in the common case: outside a work tree ls-files fails, and only an empty
+    // answer raises the question of whether base itself is ignored (then its files are wanted).
+    const listed = await gitFiles(base, env, signal, options.pathspecs ?? [], options.keepDeleted ?? false).catch(() => null);
+    if (listed && (listed.length > 0 || (await searchWithGit(base, env, signal)))) {
         return { files: listed, matched: (options.pathspecs ?? []).length > 0 };
+    }
     return { files: await walkFiles(base), matched: false };
 }
 /** Code-unit order: the same on every machine, unlike localeCompare. */

@@ -114,12 +114,12 @@ export async function listCandidates(
   signal: AbortSignal,
   options: { pathspecs?: string[]; keepDeleted?: boolean } = {},
 ): Promise<{ files: string[]; matched: boolean }> {
-  // The listing starts with the questions of whether to trust it: on a large tree it is the slow part.
-  const [useGit, listed] = await Promise.all([
-    searchWithGit(base, env, signal),
-    gitFiles(base, env, signal, options.pathspecs ?? [], options.keepDeleted ?? false).catch(() => null),
-  ]);
-  if (useGit && listed) return { files: listed, matched: (options.pathspecs ?? []).length > 0 };
+  // One git call in the common case: outside a work tree ls-files fails, and only an empty
+  // answer raises the question of whether base itself is ignored (then its files are wanted).
+  const listed = await gitFiles(base, env, signal, options.pathspecs ?? [], options.keepDeleted ?? false).catch(() => null);
+  if (listed && (listed.length > 0 || (await searchWithGit(base, env, signal)))) {
+    return { files: listed, matched: (options.pathspecs ?? []).length > 0 };
+  }
   return { files: await walkFiles(base), matched: false };
 }
 
