@@ -4,34 +4,18 @@ import { join, resolve } from 'node:path';
 import { spawn } from 'node:child_process';
 import { runLoop, type LoopConfig } from '../src/agent/loop.js';
 import { TranscriptWriter } from '../src/agent/messages.js';
-import { AnthropicModel, type Model } from '../src/model/anthropic.js';
-import { toolEnvironment } from '../src/tools/env.js';
-import { selectTools } from '../src/tools/index.js';
-import { specsFor } from '../src/tools/spec.js';
+import { AnthropicModel } from '../src/model/anthropic.js';
+import type { Model } from '../src/model/model.js';
+import { loopConfig } from '../test-support/harness.js';
 import { Workspace } from '../src/tools/workspace.js';
-import { startAnthropicServer, type AnthropicServer, type Script, type SimUsage } from '../test-support/anthropic-server.js';
+import { startAnthropicServer, type Script, type SimUsage } from '../test-support/anthropic-server.js';
 import { cleanEnv, median, peakMemory } from './stats.js';
 
 const KEY = 'sk-ant-bench';
 const CLI = resolve('dist/cli/index.js');
-const ALL = ['Read', 'Write', 'Edit', 'Bash', 'Glob', 'Grep', 'TodoWrite'];
 
-function loopConfig(server: AnthropicServer, workspace: Workspace, model: Model, overrides: Partial<LoopConfig> = {}): LoopConfig {
-  return {
-    model,
-    toolSpecs: specsFor(ALL),
-    tools: selectTools(ALL),
-    system: 'bench',
-    workspace,
-    toolEnv: toolEnvironment(process.env),
-    limits: { maxSteps: 1000, maxCostUsd: 1000, deadline: Infinity },
-    signal: new AbortController().signal,
-    maxTokens: 1024,
-    outputLimit: 30000,
-    streamRetries: 0,
-    compactAtTokens: 150000,
-    ...overrides,
-  };
+function benchConfig(workspace: Workspace, model: Model, overrides: Partial<LoopConfig> = {}): LoopConfig {
+  return loopConfig(model, workspace, { system: 'bench', limits: { maxSteps: 1000, maxCostUsd: 1000, deadline: Infinity }, maxTokens: 1024, streamRetries: 0, ...overrides });
 }
 
 /** Times every model call, so the loop's own share can be told apart. */
@@ -65,7 +49,7 @@ export async function loopOverhead(dir: string): Promise<{ steps: number; perSte
     const t = timed(new AnthropicModel({ model: 'claude-sonnet-5-5', apiKey: KEY, baseURL: server.url, maxRetries: 0 }));
     let toolMs = 0;
     const started = performance.now();
-    const result = await runLoop(loopConfig(server, await Workspace.open(dir), t.model, { events: { onToolEnd: (_c, _r, ms) => (toolMs += ms) } }), [{ role: 'user', content: 'go' }]);
+    const result = await runLoop(benchConfig(await Workspace.open(dir), t.model, { events: { onToolEnd: (_c, _r, ms) => (toolMs += ms) } }), [{ role: 'user', content: 'go' }]);
     const total = performance.now() - started;
     await server.close();
     if (result.conclusion !== 'success') throw new Error(`bench run ended ${result.conclusion}: ${result.reason}`);
@@ -140,7 +124,7 @@ export async function contextEconomy(dir: string): Promise<{ steps: number; wind
   try {
     const transcript = new TranscriptWriter(join(tdir, 'run.jsonl'));
     const model = new AnthropicModel({ model: 'claude-sonnet-5-5', apiKey: KEY, baseURL: server.url, maxRetries: 0 });
-    const result = await runLoop(loopConfig(server, await Workspace.open(dir), model, { transcript, limits: { maxSteps: 1000, maxCostUsd: 1000, deadline: Infinity } }), [{ role: 'user', content: 'print files' }]);
+    const result = await runLoop(benchConfig(await Workspace.open(dir), model, { transcript }), [{ role: 'user', content: 'print files' }]);
     const records = (await readFile(transcript.path, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { type: string; event?: string });
     return {
       steps: STEPS,

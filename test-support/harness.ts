@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { runLoop, type LoopConfig, type LoopResult } from '../src/agent/loop.js';
 import type { MessageParam } from '../src/agent/messages.js';
 import { AnthropicModel } from '../src/model/anthropic.js';
+import type { Model } from '../src/model/model.js';
 import { toolEnvironment } from '../src/tools/env.js';
 import { selectTools } from '../src/tools/index.js';
 import { specsFor } from '../src/tools/spec.js';
@@ -20,6 +21,27 @@ export interface Harness {
   close(): Promise<void>;
 }
 
+const ALL_TOOLS = ['Read', 'Write', 'Edit', 'Bash', 'Glob', 'Grep', 'TodoWrite'];
+
+/** A loop configuration with every tool and test-sized limits; tests and benchmarks override what they measure. */
+export function loopConfig(model: Model, workspace: Workspace, overrides: Partial<LoopConfig> = {}): LoopConfig {
+  return {
+    model,
+    toolSpecs: specsFor(ALL_TOOLS),
+    tools: selectTools(ALL_TOOLS),
+    system: 'You are a test agent.',
+    workspace,
+    toolEnv: toolEnvironment(process.env),
+    limits: { maxSteps: 20, maxCostUsd: 5, deadline: Infinity },
+    signal: new AbortController().signal,
+    maxTokens: 4096,
+    outputLimit: 30000,
+    streamRetries: 3,
+    compactAtTokens: 150000,
+    ...overrides,
+  };
+}
+
 /** A scripted model server, a temp workspace and the real loop wired to both. */
 export async function harness(script: Script, options: { maxRetries?: number; contextWindow?: number } = {}): Promise<Harness> {
   const server = await startAnthropicServer({ script, requireApiKey: TEST_KEY, ...(options.contextWindow ? { contextWindow: options.contextWindow } : {}) });
@@ -32,22 +54,8 @@ export async function harness(script: Script, options: { maxRetries?: number; co
     workspace,
     run(overrides = {}, messages = [{ role: 'user', content: 'do the task' }]) {
       return runLoop(
-        {
-          model,
-          toolSpecs: specsFor(['Read', 'Write', 'Edit', 'Bash', 'Glob', 'Grep', 'TodoWrite']),
-        tools: selectTools(['Read', 'Write', 'Edit', 'Bash', 'Glob', 'Grep', 'TodoWrite']),
-          system: 'You are a test agent.',
-          workspace,
-          toolEnv: toolEnvironment(process.env),
-          limits: { maxSteps: 20, maxCostUsd: 5, deadline: Infinity },
-          signal: new AbortController().signal,
-          maxTokens: 4096,
-          outputLimit: 30000,
-          streamRetries: 3,
-          compactAtTokens: 150000,
-          sleep: (ms) => new Promise((r) => setTimeout(r, Math.min(ms, 20))),
-          ...overrides,
-        },
+        // Backoff waits are shortened so that retry tests stay fast.
+        loopConfig(model, workspace, { sleep: (ms) => new Promise((r) => setTimeout(r, Math.min(ms, 20))), ...overrides }),
         messages,
       );
     },

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { TranscriptWriter } from '../agent/messages.js';
 import type { Repo } from '../git/repo.js';
 import type { GitHub } from '../github/client.js';
-import { runMarker, TrackingComment, type CommentPlace } from '../github/comments.js';
+import { listIssueComments, runMarker, TrackingComment, type CommentPlace, type IssueComment } from '../github/comments.js';
 import { gatherContext, type PullContext, type TaskContext } from '../github/context.js';
 import type { GitHubEvent, RepoRef } from '../github/event.js';
 import type { Trigger } from '../github/trigger.js';
@@ -28,16 +28,20 @@ import type { ActionIo, ActionOutcome } from './run.js';
  */
 export class EarlyContext {
   readonly context: Promise<TaskContext>;
+  /** The thread's comments, read once for the context and for finding a re-run's tracking comment. */
+  readonly comments: Promise<IssueComment[]> | undefined;
   private pull: PullContext | undefined;
   private listener: ((pull: PullContext) => void) | undefined;
 
   constructor(gh: GitHub, event: GitHubEvent, trigger: Trigger, owner: string, name: string) {
-    this.context = repoRef(gh, event, owner, name).then((repo) =>
-      gatherContext(gh, event, repo, trigger, undefined, (pull) => {
-        this.pull = pull;
-        this.listener?.(pull);
-      }),
-    );
+    const comments = trigger.target.type === 'repo' ? undefined : listIssueComments(gh, owner, name, trigger.target.number);
+    comments?.catch(() => {});
+    this.comments = comments;
+    const onPull = (pull: PullContext) => {
+      this.pull = pull;
+      this.listener?.(pull);
+    };
+    this.context = repoRef(gh, event, owner, name).then((repo) => gatherContext(gh, event, repo, trigger, { onPull, ...(comments ? { comments } : {}) }));
     this.context.catch(() => {});
   }
 
@@ -108,6 +112,9 @@ export class Job {
   private comment: TrackingComment | null = null;
   private reaction: Promise<void> = Promise.resolve();
   private todos: Todo[] = [];
+  private transcriptPath = '';
+  /** The SDK client loads from here on, while GitHub answers, not before the first request to it. */
+  private readonly sdk: Promise<typeof import('../model/anthropic.js')> = Promise.resolve().then(() => import('../model/anthropic.js'));
   private steps = 0;
   private costUsd = 0;
 
@@ -171,7 +178,7 @@ export class Job {
   private async start(onPull: (pull: PullContext) => void): Promise<TaskContext> {
     const { gh, event, trigger, io, redactor, early } = this.j;
     const place = commentPlace(event, trigger);
-    const deps = { gh, owner: this.owner, repo: this.name, redact: (t: string) => redactor.redact(t), log: io.warning };
+    const deps = { gh, owner: this.owner, repo: this.name, redact: (t: string) => redactor.redact(t), log: io.warning, ...(early.comments ? { comments: early.comments } : {}) };
     this.commentReady = place ? TrackingComment.start(deps, place, this.marker, this.progressBody('Reading the request')) : Promise.resolve(null);
     this.commentReady.then((c) => (this.comment = c)).catch(() => {});
     // The comment is the first write (GitHub spaces writes a second apart); the 👀 follows it.
@@ -290,8 +297,6 @@ export class Job {
     return result;
   }
 
-  private transcriptPath = '';
-
   /** The Anthropic client, loaded once the job is under way (see run()). */
   private async model(): Promise<Model> {
     const { settings } = this.j;
@@ -299,7 +304,6 @@ export class Job {
     return new AnthropicModel({ model: settings.model, apiKey: this.j.apiKey, baseURL: settings.anthropicBaseUrl || this.j.env['ANTHROPIC_BASE_URL'] || undefined, maxRetries: settings.maxRetries });
   }
 
-  private sdk: Promise<typeof import('../model/anthropic.js')> = Promise.resolve().then(() => import('../model/anthropic.js'));
 
   private requestUrl(): string {
     const { event, trigger, runner } = this.j;

@@ -6,7 +6,7 @@ import type { ToolSpec } from '../tools/spec.js';
 import type { Workspace } from '../tools/workspace.js';
 import { clearOldToolResults, withCacheBreakpoints } from './context.js';
 import { firstStop, stopConditions, type Conclusion, type Limits, type Stop } from './limits.js';
-import { blocksOf, now, textOf, toParam, type ContentBlockParam, type MessageParam, type TranscriptWriter } from './messages.js';
+import { blocksOf, messageRecord, now, textOf, toParam, type ContentBlockParam, type MessageParam, type TranscriptWriter } from './messages.js';
 import { UsageMeter, type Usage, priceFor, type Price } from './usage.js';
 
 export interface ToolCallInfo {
@@ -105,6 +105,7 @@ export async function runLoop(config: LoopConfig, initial: readonly MessageParam
 class Loop {
   private readonly messages: MessageParam[];
   private readonly readOnly: Set<string>;
+  private loading: Promise<Map<string, ToolDefinition>> | null = null;
   private readonly toolParams: Anthropic.Tool[];
   private readonly system: Anthropic.TextBlockParam[];
   private readonly meter: UsageMeter;
@@ -181,9 +182,7 @@ class Loop {
 
   private append(message: MessageParam): void {
     this.messages.push(message);
-    this.config.transcript?.write(
-      message.role === 'user' ? { type: 'user', message, time: now() } : { type: 'assistant', message, time: now(), step: this.steps, stop_reason: null },
-    );
+    this.config.transcript?.write(messageRecord(message, this.steps));
   }
 
   private async loop(signal: AbortSignal): Promise<LoopResult> {
@@ -338,7 +337,7 @@ class Loop {
     const last = this.messages[this.messages.length - 1];
     if (last && last.role === 'user') {
       last.content = [...blocksOf(last), ...content];
-      this.config.transcript?.write({ type: 'user', message: { role: 'user', content }, time: now() });
+      this.config.transcript?.write(messageRecord({ role: 'user', content }));
       return;
     }
     this.append({ role: 'user', content });
@@ -374,8 +373,6 @@ class Loop {
   private isReadOnly(call: Anthropic.ToolUseBlockParam): boolean {
     return this.readOnly.has(call.name);
   }
-
-  private loading: Promise<Map<string, ToolDefinition>> | null = null;
 
   private tools(): Promise<Map<string, ToolDefinition>> {
     const source = this.config.tools;

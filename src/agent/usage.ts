@@ -94,10 +94,15 @@ export class UsageMeter {
   lastPromptTokens = 0;
   billedCalls = 0;
 
+  /** Price by model id, looked up once per model rather than on every call. */
+  private readonly prices = new Map<string, Price>();
+
   constructor(private readonly priceOf: (model: string) => Price) {}
 
   add(model: string, usage: Usage): number {
-    const cost = costOf(usage, this.priceOf(model));
+    let price = this.prices.get(model);
+    if (!price) this.prices.set(model, (price = this.priceOf(model)));
+    const cost = costOf(usage, price);
     this.total = addUsage(this.total, usage);
     this.costUsd += cost;
     this.billedCalls += 1;

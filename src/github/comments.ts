@@ -5,10 +5,19 @@ export type CommentPlace =
   /** A reply in the thread of a pull request review comment. */
   | { kind: 'review-thread'; pullNumber: number; replyTo: number };
 
+export type IssueComment = Awaited<ReturnType<GitHub['rest']['issues']['listComments']>>['data'][number];
+
+/** Every comment of an issue or pull request thread, oldest first. */
+export function listIssueComments(gh: GitHub, owner: string, repo: string, number: number): Promise<IssueComment[]> {
+  return gh.paginate(gh.rest.issues.listComments, { owner, repo, issue_number: number, per_page: 100 });
+}
+
 export interface CommentDeps {
   gh: GitHub;
   owner: string;
   repo: string;
+  /** The thread's comments when they are being read already (for the context): one listing serves both. */
+  comments?: Promise<IssueComment[]>;
   /** Applied to every body before it leaves the process. */
   redact: (text: string) => string;
   clock?: () => number;
@@ -25,10 +34,10 @@ interface Found {
   url: string;
 }
 
-async function findByMarker(d: CommentDeps, place: CommentPlace, marker: string): Promise<Found | null> {
+async function findByMarker(d: CommentDeps, place: CommentPlace, marker: string, listed?: Promise<IssueComment[]>): Promise<Found | null> {
   const where = { owner: d.owner, repo: d.repo, per_page: 100 };
   if (place.kind === 'issue') {
-    const all = await d.gh.paginate(d.gh.rest.issues.listComments, { ...where, issue_number: place.number });
+    const all = await (listed ?? listIssueComments(d.gh, d.owner, d.repo, place.number));
     const hit = all.find((c) => (c.body ?? '').includes(marker));
     return hit ? { id: hit.id, url: hit.html_url } : null;
   }
@@ -74,7 +83,7 @@ export class TrackingComment {
 
   static async start(d: CommentDeps, place: CommentPlace, marker: string, body: string, intervalMs = 3000): Promise<TrackingComment> {
     const text = d.redact(body);
-    const existing = await findByMarker(d, place, marker);
+    const existing = await findByMarker(d, place, marker, d.comments);
     let found = existing;
     if (!found) {
       try {

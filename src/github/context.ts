@@ -1,5 +1,6 @@
 import type { GitHubEvent, RepoRef } from './event.js';
 import { statusOf, type GitHub } from './client.js';
+import { listIssueComments, type IssueComment } from './comments.js';
 import { TRACKING_MARKER, type Trigger } from './trigger.js';
 
 export interface ThreadComment {
@@ -64,8 +65,8 @@ interface Where {
  * text added while the run starts could steer it, and nobody who asked has seen it. So are the
  * action's own comments.
  */
-async function threadComments(gh: Gh, where: Where, number: number, trigger: Trigger): Promise<ThreadComment[]> {
-  const all = await gh.paginate(gh.rest.issues.listComments, { ...where, issue_number: number, per_page: 100 });
+async function threadComments(listed: Promise<IssueComment[]>, trigger: Trigger): Promise<ThreadComment[]> {
+  const all = await listed;
   const cutoff = trigger.triggerTime ? Date.parse(trigger.triggerTime) : Infinity;
   return all
     .filter((c) => c.id !== trigger.commentId)
@@ -147,15 +148,16 @@ function targetNumber(trigger: Trigger): number | null {
 }
 
 /** Gathers the context with independent REST calls made concurrently. */
-export async function gatherContext(
-  gh: Gh,
-  event: GitHubEvent,
-  repo: RepoRef,
-  trigger: Trigger,
-  limits: ContextLimits = DEFAULT_CONTEXT_LIMITS,
+export interface GatherOptions {
+  limits?: ContextLimits;
   /** Called as soon as the pull request is known, so its checkout can start before the rest arrives. */
-  onPull?: (pull: PullContext) => void,
-): Promise<TaskContext> {
+  onPull?: (pull: PullContext) => void;
+  /** The thread's comments, when the caller lists them already. */
+  comments?: Promise<IssueComment[]>;
+}
+
+export async function gatherContext(gh: Gh, event: GitHubEvent, repo: RepoRef, trigger: Trigger, options: GatherOptions = {}): Promise<TaskContext> {
+  const { limits = DEFAULT_CONTEXT_LIMITS, onPull } = options;
   const where = { owner: repo.owner, repo: repo.name };
   const number = targetNumber(trigger);
   const context: TaskContext = { repo, trigger, comments: [], failingChecks: [] };
@@ -170,7 +172,7 @@ export async function gatherContext(
   onDefault.catch(() => {});
   const [issue, comments, pull] = await Promise.all([
     gh.rest.issues.get({ ...where, issue_number: number }).then((r) => r.data),
-    threadComments(gh, where, number, trigger),
+    threadComments(options.comments ?? listIssueComments(gh, repo.owner, repo.name, number), trigger),
     isPull
       ? pullContext(gh, where, number, limits).then((p) => {
           onPull?.(p);
