@@ -1,0 +1,84 @@
+import { isInside } from '../core/paths.js';
+import type { NetworkMode } from './types.js';
+
+/**
+ * How the sandbox's user relates to the runner's: an unprivileged runner needs a user namespace;
+ * root maps to an unprivileged uid in one, or, failing that, stays root without capabilities.
+ */
+export type UserMapping = { kind: 'unprivileged' } | { kind: 'mapped'; uid: number; gid: number } | { kind: 'root-no-caps' };
+
+export interface HiddenPath {
+  path: string;
+  kind: 'dir' | 'file';
+}
+
+export interface BwrapLayout {
+  workspace: string;
+  /** Tmpfs'd and used as the private HOME; absent: HOME is the private /tmp. */
+  home?: string;
+  /** Absolute and existing: bound read-only over the tmpfs home. */
+  toolchainDirs?: string[];
+  hide?: HiddenPath[];
+  /** Absolute and existing, inside the workspace. */
+  readOnlyInWorkspace?: string[];
+  network: NetworkMode;
+  env: Record<string, string>;
+  user: UserMapping;
+}
+
+function userArgs(user: UserMapping): string[] {
+  switch (user.kind) {
+    case 'unprivileged':
+      return ['--unshare-user-try'];
+    case 'mapped':
+      return ['--unshare-user', '--uid', String(user.uid), '--gid', String(user.gid)];
+    case 'root-no-caps':
+      return ['--cap-drop', 'ALL'];
+  }
+}
+
+/** A dir gets an empty tmpfs, a file /dev/null: bwrap can mount over either, but not delete it. */
+function hideArgs(entry: HiddenPath): string[] {
+  return entry.kind === 'dir' ? ['--tmpfs', entry.path] : ['--ro-bind', '/dev/null', entry.path];
+}
+
+function envArgs(env: Record<string, string>, home: string): string[] {
+  const args = ['--clearenv'];
+  for (const [name, value] of Object.entries({ ...env, HOME: home })) args.push('--setenv', name, value);
+  return args;
+}
+
+/** The bubblewrap command line for argv; pure, so the mount order can be checked without bwrap. */
+export function bwrapArgs(layout: BwrapLayout, argv: string[]): string[] {
+  const hide = layout.hide ?? [];
+  // Mounts apply in order: the workspace may live under HOME or a hidden dir, so it is bound
+  // after them, and hidden paths inside the workspace go after it.
+  const hiddenInside = hide.filter((h) => isInside(h.path, layout.workspace));
+  const hiddenOutside = hide.filter((h) => !isInside(h.path, layout.workspace));
+  return [
+    '--die-with-parent',
+    '--new-session',
+    '--unshare-pid',
+    '--unshare-ipc',
+    '--unshare-uts',
+    '--unshare-cgroup-try',
+    ...userArgs(layout.user),
+    ...['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--perms', '1777', '--tmpfs', '/tmp'],
+    ...(layout.home ? ['--tmpfs', layout.home] : []),
+    ...(layout.toolchainDirs ?? []).flatMap((dir) => ['--ro-bind', dir, dir]),
+    ...hiddenOutside.flatMap(hideArgs),
+    ...['--bind', layout.workspace, layout.workspace],
+    ...hiddenInside.flatMap(hideArgs),
+    ...(layout.readOnlyInWorkspace ?? []).flatMap((p) => ['--ro-bind', p, p]),
+    ...(layout.network === 'off' ? ['--unshare-net'] : []),
+    ...envArgs(layout.env, layout.home ?? '/tmp'),
+    ...['--chdir', layout.workspace],
+    '--',
+    ...argv,
+  ];
+}
+
+/** Runs argv under RLIMIT_NPROC; bash's own ulimit, since bash is there whenever the Bash tool is. */
+export function limitProcesses(argv: string[], max: number): string[] {
+  return ['bash', '-c', 'ulimit -u "$0" 2>/dev/null; exec "$@"', String(max), ...argv];
+}

@@ -1,0 +1,51 @@
+import { bwrapArgs, limitProcesses, type BwrapLayout } from './bwrap-args.js';
+import { joinCgroup, removeCgroup, usableCgroup } from './cgroup.js';
+import { describeSandbox, describeUnsandboxed, OFF_DESCRIPTION, strictFailure, unavailableReason } from './describe.js';
+import { findOnPath, findWorkingLayout, isExecutable, type Found } from './probe.js';
+import { defaultRun } from './run.js';
+import { SandboxUnavailableError, type Sandbox, type SandboxOptions } from './types.js';
+
+export { bwrapArgs, limitProcesses, type BwrapLayout, type HiddenPath, type UserMapping } from './bwrap-args.js';
+export { TOOLCHAIN_DIRS } from './layout.js';
+export type { RunCommand, RunResult } from './run.js';
+export { SandboxUnavailableError, type NetworkMode, type Sandbox, type SandboxMode, type SandboxOptions } from './types.js';
+
+export const DEFAULT_PROCESS_LIMIT = 2048;
+
+function none(description: string): Sandbox {
+  return { kind: 'none', description, wrap: (argv) => argv, processesLimited: false, dispose: async () => undefined };
+}
+
+function unsandboxed(o: SandboxOptions, reason: string): Sandbox {
+  if (o.mode === 'strict') throw new SandboxUnavailableError(strictFailure(reason));
+  return none(describeUnsandboxed(reason));
+}
+
+function bubblewrap(bwrap: string, layout: BwrapLayout, limit: number, cgroup: string | undefined, found: Found): Sandbox {
+  return {
+    kind: 'bubblewrap',
+    description: describeSandbox(layout, limit, cgroup, found.apparmor),
+    wrap: (argv) => joinCgroup(cgroup, [bwrap, ...bwrapArgs(layout, limitProcesses(argv, limit))]),
+    processesLimited: cgroup !== undefined || layout.user.kind === 'unprivileged',
+    dispose: async () => {
+      if (cgroup) await removeCgroup(cgroup);
+    },
+  };
+}
+
+/**
+ * Finds and probes bubblewrap and returns the sandbox Bash commands run in. Fails closed in
+ * 'strict' mode; in 'auto' mode a missing or broken bubblewrap gives kind 'none', said plainly.
+ */
+export async function prepareSandbox(o: SandboxOptions): Promise<Sandbox> {
+  if (o.mode === 'off') return none(OFF_DESCRIPTION);
+  const bwrap = o.bwrapPath ?? (await findOnPath('bwrap', o.path ?? o.env['PATH'] ?? ''));
+  if (bwrap === undefined) return unsandboxed(o, 'bubblewrap (bwrap) is not installed');
+  if (!(await isExecutable(bwrap))) return unsandboxed(o, `bubblewrap was not found at ${bwrap}`);
+  const limit = o.processLimit ?? DEFAULT_PROCESS_LIMIT;
+  const run = o.run ?? defaultRun;
+  const found = await findWorkingLayout(o, run, bwrap, limit);
+  if (!found.layout) return unsandboxed(o, unavailableReason(found));
+  const cgroup = await usableCgroup(o, run, limit);
+  return bubblewrap(bwrap, found.layout, limit, cgroup, found);
+}

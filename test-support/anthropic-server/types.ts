@@ -1,0 +1,133 @@
+/** The fake's public shapes: the script, the requests it records and the server handle. */
+
+export type StopReason =
+  | 'end_turn'
+  | 'max_tokens'
+  | 'stop_sequence'
+  | 'tool_use'
+  | 'pause_turn'
+  | 'refusal'
+  | 'model_context_window_exceeded';
+
+export type ScriptedBlock =
+  | { type: 'text'; text: string }
+  /** `id` defaults to `toolu_<n>`, unique for the life of the server. */
+  | { type: 'tool_use'; id?: string; name: string; input: unknown }
+  /**
+   * A `max_tokens` cut inside a tool call: `partialJson` is streamed as `input_json_delta` and never
+   * completed (the block is still closed with `content_block_stop`, as the real API does).
+   */
+  | { type: 'tool_use_partial'; id?: string; name: string; partialJson: string }
+  /** `signature` defaults to a base64 digest of the thinking text. */
+  | { type: 'thinking'; thinking: string; signature?: string }
+  | { type: 'redacted_thinking'; data: string };
+
+export interface ScriptedMessage {
+  kind?: 'message';
+  content: ScriptedBlock[];
+  /** Default: `max_tokens` if a `tool_use_partial` is present, else `tool_use` if any tool call, else `end_turn`. */
+  stop_reason?: StopReason;
+  /** Overrides the estimated output tokens. */
+  usage?: Partial<{ output_tokens: number }>;
+  /** Wait this long before answering (before the status line). */
+  delayMs?: number;
+}
+
+export interface ScriptedError {
+  kind: 'error';
+  status: number;
+  /** Error type in the envelope, e.g. `overloaded_error`, `rate_limit_error`, `invalid_request_error`. */
+  type: string;
+  message: string;
+  /** Extra response headers, e.g. `{ 'retry-after': '1' }` or `{ 'x-should-retry': 'false' }`. */
+  headers?: Record<string, string>;
+}
+
+/** A 200 whose SSE stream breaks: the first `afterEvents` events are sent, then the socket is destroyed. */
+export interface ScriptedCut {
+  kind: 'cut';
+  content: ScriptedBlock[];
+  afterEvents: number;
+}
+
+/** Accept the request and never answer; the connection is closed by `server.close()`. */
+export interface ScriptedHang {
+  kind: 'hang';
+}
+
+export type ScriptedReply = ScriptedMessage | ScriptedError | ScriptedCut | ScriptedHang;
+
+/**
+ * `index` is the position in the script: the number of valid requests before this one. Invalid
+ * requests never reach the script.
+ */
+export type Script = ScriptedReply[] | ((req: RecordedRequest, index: number) => ScriptedReply);
+
+export interface RequestBlock {
+  type: string;
+  [key: string]: unknown;
+}
+
+export interface RequestMessage {
+  role: string;
+  content: string | RequestBlock[];
+}
+
+export interface RequestTool {
+  name: string;
+  [key: string]: unknown;
+}
+
+/**
+ * The request body as sent. For a valid request this is exactly the JSON that arrived; for an
+ * invalid one, parts that did not have the declared shape are replaced by empty values (the
+ * request's `validationError` says what was wrong).
+ */
+export interface MessagesRequestBody {
+  model: string;
+  max_tokens: number;
+  stream: boolean;
+  messages: RequestMessage[];
+  system?: string | RequestBlock[];
+  tools?: RequestTool[];
+  [key: string]: unknown;
+}
+
+export interface SimUsage {
+  input_tokens: number;
+  cache_read_input_tokens: number;
+  cache_creation_input_tokens: number;
+  output_tokens: number;
+}
+
+export interface RecordedRequest {
+  /** Position in `server.requests` (invalid requests included). */
+  index: number;
+  body: MessagesRequestBody;
+  headers: Record<string, string | string[] | undefined>;
+  /** Size of the request body in bytes. */
+  bytes: number;
+  /** `performance.now()` when the whole body had arrived, for start-up and latency figures. */
+  receivedAt: number;
+  /** Set for replies that produced a `message_start` (`message` and `cut`). */
+  usage?: SimUsage;
+  validationError?: string;
+  reply: NonNullable<ScriptedReply['kind']> | 'invalid';
+}
+
+export interface AnthropicServer {
+  /** Base URL for the SDK's `baseURL`, e.g. `http://127.0.0.1:41234`. */
+  url: string;
+  requests: RecordedRequest[];
+  /** Every rejection message, in order (validation failures, auth failures, unsupported routes). */
+  validationErrors: string[];
+  close(): Promise<void>;
+}
+
+export interface AnthropicServerOptions {
+  script: Script;
+  /** Input tokens allowed per request. Default 200000. */
+  contextWindow?: number;
+  /** If set, the key (`x-api-key`, or `Authorization: Bearer` as SDKs since 1.0 send it) must equal it. */
+  requireApiKey?: string;
+}

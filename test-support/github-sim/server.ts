@@ -1,0 +1,147 @@
+/** The HTTP side: parsing requests, authentication, fault injection, GitHub's headers, start and close. */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { performance } from 'node:perf_hooks';
+import { errorBody, errorReply, STATUS_MESSAGES, type Reply } from './reply.js';
+import { logDownload, route } from './routes/index.js';
+import { SimState } from './state.js';
+import type { GitHubSim, GitHubSimOptions, SimFault } from './types.js';
+
+interface ParsedRequest {
+  method: string;
+  pathname: string;
+  query: Record<string, string>;
+  body: unknown;
+  badJson: boolean;
+  /** `performance.now()` when the body had arrived. */
+  at: number;
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+async function parseRequest(req: IncomingMessage): Promise<ParsedRequest> {
+  const raw = await readBody(req);
+  const at = performance.now();
+  const method = (req.method ?? 'GET').toUpperCase();
+  const parsed = new URL(req.url ?? '/', 'http://sim.invalid');
+  const pathname = parsed.pathname;
+  const query: Record<string, string> = {};
+  for (const [k, v] of parsed.searchParams) query[k] = v;
+  let body: unknown;
+  let badJson = false;
+  if (raw !== '') {
+    try {
+      body = JSON.parse(raw) as unknown;
+    } catch {
+      body = raw;
+      badJson = true;
+    }
+  }
+  return { method, pathname, query, body, badJson, at };
+}
+
+function authorized(s: SimState, header: string | undefined): boolean {
+  const m = /^(?:token|bearer)\s+(\S+)\s*$/i.exec(header ?? '');
+  return m !== null && m[1] === s.opts.token;
+}
+
+function realReply(s: SimState, req: IncomingMessage, p: ParsedRequest): Reply {
+  const logMatch = /^\/_logs\/(\d+)$/.exec(p.pathname);
+  if (logMatch && p.method === 'GET') return logDownload(s, Number(logMatch[1]));
+  if (!authorized(s, req.headers.authorization)) return errorReply(401, 'Bad credentials');
+  if (p.badJson) return errorReply(400, 'Problems parsing JSON');
+  const accept = req.headers.accept ?? '';
+  return route(s, { method: p.method, query: p.query, body: p.body, accept, fullPath: p.pathname }, p.pathname);
+}
+
+function answer(s: SimState, req: IncomingMessage, p: ParsedRequest): Reply {
+  const fault = s.faults.find(
+    (f) => f.remaining > 0 && (f.method === undefined || f.method.toUpperCase() === p.method) && f.path.test(p.pathname),
+  );
+  if (!fault) return realReply(s, req, p);
+  fault.remaining -= 1;
+  if (fault.afterEffect) realReply(s, req, p);
+  const json = errorBody(fault.status, fault.message ?? STATUS_MESSAGES[fault.status] ?? 'Error');
+  return { status: fault.status, json, ...(fault.headers ? { headers: fault.headers } : {}) };
+}
+
+function requestId(s: SimState): string {
+  const hex = (n: number): string => n.toString(16).toUpperCase();
+  return `C0DE:${hex(0x1000 + s.requestCounter)}:${hex(0xa0000 + s.requestCounter)}:${hex(s.repoId)}`;
+}
+
+function send(s: SimState, res: ServerResponse, reply: Reply): void {
+  s.requestCounter += 1;
+  s.rateRemaining = Math.max(1, s.rateRemaining - 1);
+  const headers: Record<string, string> = {
+    'x-github-request-id': requestId(s),
+    'x-github-media-type': 'github.v3; format=json',
+    'x-github-api-version-selected': '2022-11-28',
+    'x-ratelimit-limit': '5000',
+    'x-ratelimit-remaining': String(s.rateRemaining),
+    'x-ratelimit-used': String(5000 - s.rateRemaining),
+    'x-ratelimit-reset': String(Math.floor(Date.now() / 1000) + 3600),
+    'x-ratelimit-resource': 'core',
+  };
+  let payload = '';
+  if (reply.json !== undefined) {
+    headers['content-type'] = 'application/json; charset=utf-8';
+    payload = JSON.stringify(reply.json);
+  } else if (reply.text !== undefined) {
+    headers['content-type'] = reply.contentType ?? 'text/plain; charset=utf-8';
+    payload = reply.text;
+  }
+  for (const [k, v] of Object.entries(reply.headers ?? {})) headers[k.toLowerCase()] = v;
+  headers['content-length'] = String(Buffer.byteLength(payload));
+  res.writeHead(reply.status, headers);
+  res.end(payload);
+}
+
+async function handle(s: SimState, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const p = await parseRequest(req);
+  const reply = answer(s, req, p);
+  s.requests.push({ method: p.method, path: p.pathname, query: p.query, body: p.body, status: reply.status, at: p.at });
+  send(s, res, reply);
+}
+
+export async function startGitHubSim(opts: GitHubSimOptions): Promise<GitHubSim> {
+  const s = new SimState(opts);
+  const server = createServer((req, res) => {
+    handle(s, req, res).catch((err: unknown) => {
+      if (!res.headersSent) {
+        res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' });
+        res.end(JSON.stringify(errorBody(500, `simulator error: ${err instanceof Error ? err.message : String(err)}`)));
+      }
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  s.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  return {
+    url: s.url,
+    requests: s.requests,
+    issues: s.issues,
+    pullsCreated: s.pullsCreated,
+    reactions: s.reactions,
+    fail(fault: SimFault): void {
+      s.faults.push({ ...fault, remaining: fault.times ?? 1 });
+    },
+    close(): Promise<void> {
+      return new Promise((resolve, reject) => {
+        server.close((err) => (err ? reject(err) : resolve()));
+        // Octokit's fetch keeps connections alive; without this close() would wait for them to time out.
+        server.closeAllConnections();
+      });
+    },
+  };
+}

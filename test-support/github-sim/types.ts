@@ -1,0 +1,159 @@
+/** The simulator's public shapes: the options it starts from and the live state tests inspect. */
+
+export type Permission = 'admin' | 'maintain' | 'write' | 'triage' | 'read' | 'none';
+
+export interface SimUser {
+  login: string;
+  type?: 'User' | 'Bot';
+}
+
+export interface SimComment {
+  id: number;
+  body: string;
+  user: SimUser;
+  created_at: string;
+  updated_at: string;
+  /**
+   * GitHub's REST API does not expose whether a comment is minimized (only GraphQL's `isMinimized`
+   * does), so when set this is served as the non-GitHub extra field `minimized`; clients that must
+   * also work against the real API cannot rely on it.
+   */
+  minimized?: boolean;
+}
+
+export interface SimReviewComment {
+  id: number;
+  body: string;
+  user: SimUser;
+  path: string;
+  line: number | null;
+  diff_hunk: string;
+  in_reply_to_id?: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SimPullFile {
+  filename: string;
+  status: string;
+  additions: number;
+  deletions: number;
+  patch?: string;
+}
+
+export interface SimPull {
+  headRef: string;
+  headSha: string;
+  /** `owner/repo` of the head branch; differs from the base repository for a fork. */
+  headRepoFullName: string;
+  baseRef: string;
+  /** Default: a stable fake sha derived from `baseRef`. */
+  baseSha?: string;
+  draft?: boolean;
+  files?: SimPullFile[];
+  /** Default: assembled from the files' patches. */
+  diff?: string;
+  reviewComments?: SimReviewComment[];
+}
+
+export interface SimIssue {
+  number: number;
+  title: string;
+  body: string | null;
+  user: SimUser;
+  state?: 'open' | 'closed';
+  labels?: string[];
+  comments: SimComment[];
+  /** Present when the issue is a pull request. */
+  pull?: SimPull;
+}
+
+export interface SimCheckRun {
+  id: number;
+  name: string;
+  head_sha: string;
+  status: 'completed' | 'in_progress' | 'queued';
+  conclusion: string | null;
+  /** Served by `GET /actions/jobs/{id}/logs` (via its redirect) for job id = `id`. */
+  log?: string;
+}
+
+export interface SimFault {
+  /** Any method when absent; compared case-insensitively. */
+  method?: string;
+  /** Tested against the request path without the query string. */
+  path: RegExp;
+  status: number;
+  headers?: Record<string, string>;
+  /** Default: a generic message for the status. */
+  message?: string;
+  /** Apply the request's real effect first, then answer with the fault (a 5xx after a write that went through). */
+  afterEffect?: boolean;
+  /** How many matching requests this fault answers. Default 1. */
+  times?: number;
+}
+
+export interface GitHubSimOptions {
+  owner: string;
+  repo: string;
+  /** Default `main`. */
+  defaultBranch?: string;
+  private?: boolean;
+  /** Required as `Authorization: token X` or `Bearer X`; anything else is a 401. */
+  token: string;
+  /** Base of every `html_url`. Default `https://github.com`. */
+  serverUrl?: string;
+  /**
+   * Collaborators and their role. Users absent from the map are answered as GitHub answers
+   * non-collaborators: `read` on a public repository, `none` on a private one.
+   */
+  permissions: Record<string, Permission>;
+  issues?: SimIssue[];
+  /** Contents API data: ref (branch, tag or sha) -> path -> text. */
+  files?: Record<string, Record<string, string>>;
+  checkRuns?: SimCheckRun[];
+  /** Login that comments, reactions and pull requests are created as. Default `github-actions[bot]` (a Bot). */
+  appLogin?: string;
+}
+
+export interface SimRequest {
+  method: string;
+  /** Without the query string, percent-decoding not applied. */
+  path: string;
+  query: Record<string, string>;
+  /** Parsed JSON body; the raw text if it was not JSON; undefined when empty. */
+  body: unknown;
+  /** The status actually sent (the fault's status for a faulted request). */
+  status: number;
+  /** `performance.now()` when the request body had arrived. */
+  at: number;
+}
+
+export interface SimCreatedPull {
+  number: number;
+  title: string;
+  body: string;
+  head: string;
+  base: string;
+  draft: boolean;
+  html_url: string;
+}
+
+export interface SimReaction {
+  /** `issue:5`, `comment:10` (issue comment) or `review-comment:7`. */
+  target: string;
+  content: string;
+  user: string;
+}
+
+export interface GitHubSim {
+  /** Base URL for Octokit's `baseUrl`, e.g. `http://127.0.0.1:41234`. */
+  url: string;
+  requests: SimRequest[];
+  /** Live state, keyed by issue number; pull requests are issues with `pull` set. */
+  issues: Map<number, SimIssue>;
+  pullsCreated: SimCreatedPull[];
+  reactions: SimReaction[];
+  fail(fault: SimFault): void;
+  close(): Promise<void>;
+}
