@@ -1,8 +1,11 @@
 import { mkdtemp, readFile, appendFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { messageRecord, readTranscript, repairHistory, TranscriptWriter, type MessageParam } from '../src/agent/messages.js';
-import { withCacheBreakpoints, clearOldToolResults } from '../src/agent/context.js';
+import { repairHistory } from '../src/agent/history.js';
+import { messageRecord, readTranscript, TranscriptWriter } from '../src/agent/transcript.js';
+import { clearOldToolResults } from '../src/agent/compaction.js';
+import type { Message as MessageParam } from '../src/core/messages.js';
+import { toMessages as withCacheBreakpoints } from '../src/model/anthropic/request.js';
 
 const user = (text: string): MessageParam => ({ role: 'user', content: [{ type: 'text', text }] });
 const callTurn = (id: string): MessageParam => ({ role: 'assistant', content: [{ type: 'text', text: 'calling' }, { type: 'tool_use', id, name: 'Bash', input: { command: 'ls' } }] });
@@ -57,7 +60,7 @@ describe('context', () => {
   it('puts breakpoints on the newest message and the previous user turn without touching the history', () => {
     const history = [user('task'), callTurn('a'), resultTurn('a'), callTurn('b'), resultTurn('b')];
     const marked = withCacheBreakpoints(history);
-    const count = (m: MessageParam[]) => JSON.stringify(m).split('cache_control').length - 1;
+    const count = (m: readonly unknown[]) => JSON.stringify(m).split('cache_control').length - 1;
     expect(count(marked)).toBe(2);
     expect(JSON.stringify(marked[4])).toMatch(/cache_control/);
     expect(JSON.stringify(marked[2])).toMatch(/cache_control/);

@@ -1,5 +1,7 @@
 import { budget, firstStop, stopConditions } from '../src/agent/limits.js';
-import { costOf, priceFor, UsageMeter, FALLBACK_PRICE } from '../src/agent/usage.js';
+import { UsageMeter } from '../src/agent/meter.js';
+import { costOf } from '../src/core/usage.js';
+import { FALLBACK_PRICE, priceFor } from '../src/model/anthropic/prices.js';
 
 describe('cost accounting', () => {
   it('prices a dated model id by its family and counts cache reads and writes', () => {
@@ -15,9 +17,9 @@ describe('cost accounting', () => {
   });
 
   it('keeps totals and the last prompt size across calls', () => {
-    const meter = new UsageMeter(() => priceFor('claude-haiku-5-5'));
-    meter.add('m', { input_tokens: 10, output_tokens: 5, cache_read_input_tokens: 100, cache_creation_input_tokens: 0 });
-    meter.add('m', { input_tokens: 20, output_tokens: 5, cache_read_input_tokens: 110, cache_creation_input_tokens: 5 });
+    const meter = new UsageMeter();
+    meter.add({ input_tokens: 10, output_tokens: 5, cache_read_input_tokens: 100, cache_creation_input_tokens: 0 }, 0.001);
+    meter.add({ input_tokens: 20, output_tokens: 5, cache_read_input_tokens: 110, cache_creation_input_tokens: 5 }, 0.002);
     expect(meter.total).toEqual({ input_tokens: 30, output_tokens: 10, cache_read_input_tokens: 210, cache_creation_input_tokens: 5 });
     expect(meter.lastPromptTokens).toBe(135);
     expect(meter.billedCalls).toBe(2);

@@ -2,8 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { globTool } from '../src/tools/glob.js';
-import { grepTool } from '../src/tools/grep.js';
+import { globTool } from '../src/tools/builtin/glob.js';
+import { grepTool } from '../src/tools/builtin/grep.js';
 import { Workspace } from '../src/tools/workspace.js';
 import { median } from './stats.js';
 

@@ -1,9 +1,20 @@
 import { z } from 'zod';
+import { BUILTIN_TOOL_NAMES, isToolName } from './tools/catalog.js';
 
 /** The model used when none is configured. */
 export const DEFAULT_MODEL = 'claude-sonnet-5-5';
-/** The tools offered by default, in contract order. */
-export const DEFAULT_TOOLS = ['Read', 'Write', 'Edit', 'Bash', 'Glob', 'Grep', 'TodoWrite'] as const;
+
+/** Tool rules: names separated by commas or newlines. */
+const ToolRulesSchema = z
+  .string()
+  .transform((s) => s.split(/[,\n]/).map((t) => t.trim()).filter((t) => t.length > 0))
+  .pipe(
+    z.array(
+      z.string().refine(isToolName, {
+        error: (issue) => `unknown tool "${String(issue.input)}"; the tools are ${BUILTIN_TOOL_NAMES.join(', ')}, MCP tools mcp__<server>__<tool>`,
+      }),
+    ),
+  );
 
 const positiveInt = z.coerce.number().int().positive();
 
@@ -52,11 +63,7 @@ export const LoopSettingsSchema = z.object({
   /** Wall-clock limit of the loop in minutes. */
   timeoutMinutes: z.coerce.number().positive().default(30),
   /** Tools offered to the model. */
-  allowedTools: z
-    .string()
-    .transform((s) => s.split(',').map((t) => t.trim()).filter((t) => t.length > 0))
-    .pipe(z.array(z.enum(DEFAULT_TOOLS)).min(1, 'name at least one tool'))
-    .default([...DEFAULT_TOOLS]),
+  allowedTools: ToolRulesSchema.pipe(z.array(z.string()).min(1, 'name at least one tool')).default([...BUILTIN_TOOL_NAMES]),
   /** max_tokens of each model call. */
   maxOutputTokens: positiveInt.default(16000),
   /** Characters of one tool result kept (head and tail) before the middle is cut. */

@@ -2,12 +2,14 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runLoop, type LoopConfig, type LoopResult } from '../src/agent/loop.js';
-import type { MessageParam } from '../src/agent/messages.js';
-import { AnthropicModel } from '../src/model/anthropic.js';
-import type { Model } from '../src/model/model.js';
+import type { Message } from '../src/core/messages.js';
+import type { Model } from '../src/core/model.js';
+import type { Price } from '../src/core/usage.js';
+import { AnthropicModel } from '../src/model/anthropic/index.js';
+import { selectTools } from '../src/tools/builtin/index.js';
+import { BUILTIN_TOOL_NAMES } from '../src/tools/catalog.js';
 import { toolEnvironment } from '../src/tools/env.js';
-import { selectTools } from '../src/tools/index.js';
-import { specsFor } from '../src/tools/spec.js';
+import { definitionToolSet } from '../src/tools/tool-set.js';
 import { Workspace } from '../src/tools/workspace.js';
 import { startAnthropicServer, type AnthropicServer, type Script } from './anthropic-server.js';
 
@@ -17,28 +19,31 @@ export interface Harness {
   server: AnthropicServer;
   dir: string;
   workspace: Workspace;
-  run(overrides?: Partial<LoopConfig>, messages?: MessageParam[]): Promise<LoopResult>;
+  run(overrides?: HarnessOverrides, messages?: Message[]): Promise<LoopResult>;
   close(): Promise<void>;
 }
 
-const ALL_TOOLS = ['Read', 'Write', 'Edit', 'Bash', 'Glob', 'Grep', 'TodoWrite'];
+/** What a test may change: the loop's configuration, the tools' output cap, the model's prices. */
+export type HarnessOverrides = Partial<LoopConfig> & { outputLimit?: number; prices?: Readonly<Record<string, Price>> };
+
+/** Every built-in tool in a workspace, as the loop gets them. */
+export function builtinTools(workspace: Workspace, outputLimit = 30000): LoopConfig['tools'] {
+  return definitionToolSet(selectTools(BUILTIN_TOOL_NAMES), { workspace, env: toolEnvironment(process.env), outputLimit });
+}
 
 /** A loop configuration with every tool and test-sized limits; tests and benchmarks override what they measure. */
-export function loopConfig(model: Model, workspace: Workspace, overrides: Partial<LoopConfig> = {}): LoopConfig {
+export function loopConfig(model: Model, workspace: Workspace, overrides: HarnessOverrides = {}): LoopConfig {
+  const { outputLimit, prices: _prices, ...rest } = overrides;
   return {
     model,
-    toolSpecs: specsFor(ALL_TOOLS),
-    tools: selectTools(ALL_TOOLS),
+    tools: builtinTools(workspace, outputLimit),
     system: 'You are a test agent.',
-    workspace,
-    toolEnv: toolEnvironment(process.env),
     limits: { maxSteps: 20, maxCostUsd: 5, deadline: Infinity },
     signal: new AbortController().signal,
     maxTokens: 4096,
-    outputLimit: 30000,
     streamRetries: 3,
     compactAtTokens: 150000,
-    ...overrides,
+    ...rest,
   };
 }
 
@@ -47,7 +52,9 @@ export async function harness(script: Script, options: { maxRetries?: number; co
   const server = await startAnthropicServer({ script, requireApiKey: TEST_KEY, ...(options.contextWindow ? { contextWindow: options.contextWindow } : {}) });
   const dir = await mkdtemp(join(tmpdir(), 'agent-loop-'));
   const workspace = await Workspace.open(dir);
-  const model = new AnthropicModel({ model: 'claude-sonnet-5-5', apiKey: TEST_KEY, baseURL: server.url, maxRetries: options.maxRetries ?? 2 });
+  const modelWith = (prices?: Readonly<Record<string, Price>>) =>
+    new AnthropicModel({ model: 'claude-sonnet-5-5', apiKey: TEST_KEY, baseURL: server.url, maxRetries: options.maxRetries ?? 2, ...(prices ? { prices } : {}) });
+  const model = modelWith();
   return {
     server,
     dir,
@@ -55,7 +62,10 @@ export async function harness(script: Script, options: { maxRetries?: number; co
     run(overrides = {}, messages = [{ role: 'user', content: 'do the task' }]) {
       return runLoop(
         // Backoff waits are shortened so that retry tests stay fast.
-        loopConfig(model, workspace, { sleep: (ms) => new Promise((r) => setTimeout(r, Math.min(ms, 20))), ...overrides }),
+        loopConfig(overrides.prices ? modelWith(overrides.prices) : model, workspace, {
+          sleep: (ms) => new Promise((r) => setTimeout(r, Math.min(ms, 20))),
+          ...overrides,
+        }),
         messages,
       );
     },

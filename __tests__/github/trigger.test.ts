@@ -1,6 +1,6 @@
 import { parseEvent, type GitHubEvent } from '../../src/github/event.js';
+import { TRACKING_MARKER } from '../../src/github/marker.js';
 import {
-  TRACKING_MARKER,
   containsTriggerPhrase,
   findTrigger,
   taskAfterPhrase,

@@ -1,9 +1,9 @@
 import { promises as fs, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { bashTool } from '../../src/tools/bash.js';
+import { bashTool } from '../../src/tools/builtin/bash.js';
 import { toolEnvironment } from '../../src/tools/env.js';
-import { executeToolCall, type ToolContext, type ToolResult } from '../../src/tools/registry.js';
+import { executeToolCall, type ToolContext, type ToolResult } from '../../src/tools/tool.js';
 import { Workspace } from '../../src/tools/workspace.js';
 
 let root: string;

@@ -2,9 +2,9 @@ import { execFileSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { globTool } from '../../src/tools/glob.js';
+import { globTool } from '../../src/tools/builtin/glob.js';
 import { toolEnvironment } from '../../src/tools/env.js';
-import { executeToolCall, type ToolContext, type ToolResult } from '../../src/tools/registry.js';
+import { executeToolCall, type ToolContext, type ToolResult } from '../../src/tools/tool.js';
 import { Workspace } from '../../src/tools/workspace.js';
 
 let root: string;

@@ -2,9 +2,10 @@ import { execFile, execFileSync, spawnSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { prepareSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { createBashTool } from '../../src/tools/builtin/bash.js';
 import { toolEnvironment } from '../../src/tools/env.js';
-import { executeToolCall, type ToolContext, type ToolResult } from '../../src/tools/registry.js';
-import { prepareSandbox, sandboxedBashTool, type Sandbox } from '../../src/tools/sandbox.js';
+import { executeToolCall, type ToolContext, type ToolResult } from '../../src/tools/tool.js';
 import { Workspace } from '../../src/tools/workspace.js';
 
 // Commands that would run forever at a terminal; each call must come back within BOUND_MS.
@@ -47,7 +48,7 @@ afterAll(async () => {
 
 async function timed(command: string, timeout: number): Promise<{ result: ToolResult; ms: number }> {
   const started = Date.now();
-  const result = await executeToolCall(new Map([['Bash', sandboxedBashTool(sandbox)]]), 'Bash', { command, timeout }, ctx);
+  const result = await executeToolCall(new Map([['Bash', createBashTool({ wrap: sandbox.wrap })]]), 'Bash', { command, timeout }, ctx);
   const ms = Date.now() - started;
   expect(ms).toBeLessThan(BOUND_MS);
   return { result, ms };

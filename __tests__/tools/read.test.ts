@@ -1,8 +1,8 @@
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { readTool } from '../../src/tools/read.js';
-import { executeToolCall, type ToolContext, type ToolResult } from '../../src/tools/registry.js';
+import { readTool } from '../../src/tools/builtin/read.js';
+import { executeToolCall, type ToolContext, type ToolResult } from '../../src/tools/tool.js';
 import { Workspace } from '../../src/tools/workspace.js';
 
 let root: string;

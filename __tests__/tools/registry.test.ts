@@ -1,8 +1,9 @@
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ALL_TOOLS, selectTools } from '../../src/tools/index.js';
-import { executeToolCall, inputSchema, type Todo, type ToolContext } from '../../src/tools/registry.js';
+import { ALL_TOOLS, selectTools } from '../../src/tools/builtin/index.js';
+import type { Todo } from '../../src/core/todo.js';
+import { executeToolCall, inputSchema, type ToolContext } from '../../src/tools/tool.js';
 import { Workspace } from '../../src/tools/workspace.js';
 
 let root: string;

@@ -1,7 +1,7 @@
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ToolError } from '../../src/tools/registry.js';
+import { ToolError } from '../../src/tools/tool.js';
 import { Workspace } from '../../src/tools/workspace.js';
 
 let root: string;

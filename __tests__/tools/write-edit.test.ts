@@ -1,10 +1,10 @@
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { editTool } from '../../src/tools/edit.js';
-import { executeToolCall, type ToolContext, type ToolDefinition, type ToolResult } from '../../src/tools/registry.js';
+import { editTool } from '../../src/tools/builtin/edit.js';
+import { executeToolCall, type ToolContext, type ToolDefinition, type ToolResult } from '../../src/tools/tool.js';
 import { Workspace } from '../../src/tools/workspace.js';
-import { writeTool } from '../../src/tools/write.js';
+import { writeTool } from '../../src/tools/builtin/write.js';
 
 let root: string;
 let ctx: ToolContext;

@@ -3,21 +3,17 @@ import { createGitHub, type GitHub } from '../github/client.js';
 import { parseEvent, type GitHubEvent } from '../github/event.js';
 import { authorize } from '../github/permissions.js';
 import { findTrigger } from '../github/trigger.js';
-import type { Model } from '../model/model.js';
+import type { Model } from '../core/model.js';
 import { Redactor } from '../report/redact.js';
-import { EarlyContext, Job, setOutputs } from './job.js';
+import { EarlyContext } from './early-context.js';
+import type { ActionIo, ActionOutcome } from './io.js';
+import { Job } from './job.js';
+import { setOutputs } from './report.js';
 import { readRunnerEnv, type RunnerEnv } from './runner.js';
+import type { PrepareSandbox } from './sandbox.js';
 import { readSettings } from './settings.js';
 
-/** What the action does to the outside world, injected so that tests and the demo can watch. */
-export interface ActionIo {
-  getInput(name: string): string;
-  info(message: string): void;
-  warning(message: string): void;
-  setOutput(name: string, value: string): void;
-  setSecret(value: string): void;
-  summary(markdown: string): Promise<void>;
-}
+export type { ActionIo, ActionOutcome } from './io.js';
 
 export interface ActionDeps {
   env: NodeJS.ProcessEnv;
@@ -26,11 +22,8 @@ export interface ActionDeps {
   /** Defaults to the Anthropic model; tests may hand another. */
   model?: Model;
   github?: (token: string, baseUrl: string) => GitHub;
-}
-
-export interface ActionOutcome {
-  conclusion: string;
-  reason: string;
+  /** Defaults to bubblewrap as the settings ask; tests may hand another. */
+  prepareSandbox?: PrepareSandbox;
 }
 
 function readEvent(r: RunnerEnv): GitHubEvent {
@@ -69,5 +62,5 @@ export async function runAction(deps: ActionDeps): Promise<ActionOutcome> {
   }
   io.info(`agent-action: ${trigger.source} trigger; ${auth.reason}`);
   if (!apiKey) throw new Error('input anthropic-api-key: is required (or set ANTHROPIC_API_KEY)');
-  return new Job({ early, settings, runner, env, event, trigger, gh, io, redactor, signal: deps.signal, apiKey, startedAt, ...(deps.model ? { model: deps.model } : {}) }).run();
+  return new Job({ early, settings, runner, env, event, trigger, gh, io, redactor, signal: deps.signal, apiKey, startedAt, ...(deps.model ? { model: deps.model } : {}), ...(deps.prepareSandbox ? { prepareSandbox: deps.prepareSandbox } : {}) }).run();
 }

@@ -1,59 +1,23 @@
-import type Anthropic from '@anthropic-ai/sdk';
-import { blocksOf, type ContentBlockParam, type MessageParam } from './messages.js';
+import { blocksOf, type Message, type ToolResultBlock } from '../core/messages.js';
+import { SUMMARY_HEADER, SUMMARY_REQUEST } from './notes.js';
 
-const EPHEMERAL: Anthropic.CacheControlEphemeral = { type: 'ephemeral' };
+/** User turns kept whole, however full the context gets. */
+export const KEEP_RECENT_TURNS = 3;
 
-function cacheable(block: ContentBlockParam): boolean {
-  return block.type === 'text' || block.type === 'tool_use' || block.type === 'tool_result' || block.type === 'image';
-}
+const CLEARED = '[cleared to save context:';
 
-function markLast(message: MessageParam): MessageParam {
-  const blocks = blocksOf(message);
-  for (let i = blocks.length - 1; i >= 0; i--) {
-    const block = blocks[i]!;
-    if (!cacheable(block)) continue;
-    const marked = [...blocks];
-    marked[i] = { ...block, cache_control: EPHEMERAL } as ContentBlockParam;
-    return { ...message, content: marked } as MessageParam;
-  }
-  return message;
-}
-
-/**
- * Cache breakpoints on the newest message and on the newest user message before it, which is
- * where the previous request ended: its cached prefix is found exactly, however many blocks the
- * turn in between added. With the one on the system prompt that makes three of the four allowed.
- * Only the two touched messages are copied; the history itself never carries cache_control.
- */
-export function withCacheBreakpoints(messages: readonly MessageParam[]): MessageParam[] {
-  const out = [...messages];
-  const last = out.length - 1;
-  if (last < 0) return out;
-  out[last] = markLast(out[last]!);
-  for (let i = last - 1; i >= 0; i--) {
-    if (out[i]!.role === 'user') {
-      out[i] = markLast(out[i]!);
-      break;
-    }
-  }
-  return out;
-}
-
-function resultLength(block: Anthropic.ToolResultBlockParam): number {
+function resultLength(block: ToolResultBlock): number {
   const content = block.content;
-  if (content === undefined) return 0;
   if (typeof content === 'string') return content.length;
   return content.reduce((n, part) => n + (part.type === 'text' ? part.text.length : 0), 0);
 }
-
-const CLEARED = '[cleared to save context:';
 
 /**
  * Replaces the output of older tool calls with a one-line note of what was there, keeping the
  * newest `keepRecent` user turns whole. Returns how many results were cleared; the transcript
  * keeps the originals.
  */
-export function clearOldToolResults(messages: MessageParam[], keepRecent: number): number {
+export function clearOldToolResults(messages: Message[], keepRecent: number): number {
   const calls = new Map<string, string>();
   for (const message of messages) {
     if (message.role !== 'assistant') continue;
@@ -77,4 +41,49 @@ export function clearOldToolResults(messages: MessageParam[], keepRecent: number
     });
   }
   return cleared;
+}
+
+/** What compaction needs from the loop: a model call for the summary, and somewhere to say what it did. */
+export interface CompactionDeps {
+  /** Asks the model (no tools) and returns its text, or null when the call failed. */
+  summarise(request: Message[]): Promise<string | null>;
+  onCleared(count: number): void;
+  onSummarised(replaced: number, summary: string): void;
+}
+
+/** Where the turns to summarise end, or -1 when too little would be gained. */
+function summaryCut(messages: readonly Message[]): number {
+  const userTurns = messages.flatMap((m, i) => (m.role === 'user' ? [i] : []));
+  if (userTurns.length <= KEEP_RECENT_TURNS + 1) return -1;
+  const cut = userTurns[userTurns.length - KEEP_RECENT_TURNS]! - 1;
+  return cut < 2 || messages[cut]?.role !== 'assistant' ? -1 : cut;
+}
+
+/** Replaces the turns before the newest few by the task and a summary the model writes of them. */
+async function summariseOlderTurns(messages: Message[], deps: CompactionDeps): Promise<number> {
+  const cut = summaryCut(messages);
+  if (cut < 0) return 0;
+  const head = messages.slice(0, cut);
+  const last = head[head.length - 1]!;
+  const ask: Message = { role: 'user', content: [...blocksOf(last), { type: 'text', text: SUMMARY_REQUEST }] };
+  const summary = await deps.summarise([...head.slice(0, -1), ask]);
+  if (!summary) return 0;
+  const task = blocksOf(messages[0]!).filter((b) => b.type === 'text');
+  messages.splice(0, cut, { role: 'user', content: [...task, { type: 'text', text: `${SUMMARY_HEADER}\n${summary}` }] });
+  deps.onSummarised(cut, summary);
+  return cut;
+}
+
+/**
+ * Makes room in the context: older tool output is cleared first (a one-line note of what was
+ * there stays); when there is none left to clear, older turns are summarised by the model.
+ * Returns how many things were cleared or summarised.
+ */
+export async function compact(messages: Message[], deps: CompactionDeps): Promise<number> {
+  const cleared = clearOldToolResults(messages, KEEP_RECENT_TURNS);
+  if (cleared > 0) {
+    deps.onCleared(cleared);
+    return cleared;
+  }
+  return summariseOlderTurns(messages, deps);
 }

@@ -1,5 +1,6 @@
-/** How a run ended (contract 4). */
-export type Conclusion = 'success' | 'max-steps' | 'budget' | 'timeout' | 'cancelled' | 'refusal' | 'error';
+import type { Stop } from '../core/conclusion.js';
+
+export type { Conclusion, Stop } from '../core/conclusion.js';
 
 export interface Limits {
   maxSteps: number;
@@ -18,19 +19,17 @@ export interface LimitState {
   aborted: boolean;
 }
 
-export interface Stop {
-  conclusion: Conclusion;
-  reason: string;
-}
-
 export type StopCondition = (state: LimitState) => Stop | null;
 
-export const cancelled: StopCondition = (s) => (s.aborted ? { conclusion: 'cancelled', reason: 'the run was cancelled' } : null);
+export const CANCELLED: Stop = { conclusion: 'cancelled', reason: 'the run was cancelled' };
+export const TIMEOUT: Stop = { conclusion: 'timeout', reason: 'the time limit (timeout-minutes) was reached' };
+
+export const cancelled: StopCondition = (s) => (s.aborted ? CANCELLED : null);
 
 export const pastDeadline =
   (deadline: number): StopCondition =>
   (s) =>
-    s.now >= deadline ? { conclusion: 'timeout', reason: 'the time limit (timeout-minutes) was reached' } : null;
+    s.now >= deadline ? TIMEOUT : null;
 
 export const stepLimit =
   (maxSteps: number): StopCondition =>

@@ -54,33 +54,32 @@ const OPTION_NAMES: Readonly<Record<string, string>> = {
   prices: '--prices / AGENT_ACTION_PRICES',
 };
 
+const OPTIONS = {
+  cwd: { type: 'string' },
+  model: { type: 'string' },
+  'max-steps': { type: 'string' },
+  'max-cost-usd': { type: 'string' },
+  'max-retries': { type: 'string' },
+  'timeout-minutes': { type: 'string' },
+  'allowed-tools': { type: 'string' },
+  'append-system-prompt': { type: 'string' },
+  prices: { type: 'string' },
+  sandbox: { type: 'string', default: 'off' },
+  network: { type: 'string', default: 'on' },
+  transcript: { type: 'string' },
+  resume: { type: 'string' },
+  json: { type: 'boolean', default: false },
+  quiet: { type: 'boolean', short: 'q', default: false },
+  help: { type: 'boolean', short: 'h', default: false },
+  version: { type: 'boolean', short: 'v', default: false },
+} as const;
+
+type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true; strict: true }>>['values'];
+
 export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv = {}): ParsedCli {
   let parsed;
   try {
-    parsed = parseArgs({
-      args: [...argv],
-      allowPositionals: true,
-      strict: true,
-      options: {
-        cwd: { type: 'string' },
-        model: { type: 'string' },
-        'max-steps': { type: 'string' },
-        'max-cost-usd': { type: 'string' },
-        'max-retries': { type: 'string' },
-        'timeout-minutes': { type: 'string' },
-        'allowed-tools': { type: 'string' },
-        'append-system-prompt': { type: 'string' },
-        prices: { type: 'string' },
-        sandbox: { type: 'string', default: 'off' },
-        network: { type: 'string', default: 'on' },
-        transcript: { type: 'string' },
-        resume: { type: 'string' },
-        json: { type: 'boolean', default: false },
-        quiet: { type: 'boolean', short: 'q', default: false },
-        help: { type: 'boolean', short: 'h', default: false },
-        version: { type: 'boolean', short: 'v', default: false },
-      },
-    });
+    parsed = parseArgs({ args: [...argv], allowPositionals: true, strict: true, options: OPTIONS });
   } catch (error) {
     return { kind: 'error', message: error instanceof Error ? error.message : String(error) };
   }
@@ -89,7 +88,11 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv = {}): 
   if (values.version) return { kind: 'version' };
   const prompt = positionals.join(' ').trim();
   if (prompt === '' && !values.resume) return { kind: 'error', message: 'a PROMPT is required (or --resume FILE)' };
+  return runOptions(values, prompt, env);
+}
 
+/** The options of a run, each checked and named as the user wrote it when wrong. */
+function runOptions(values: Values, prompt: string, env: NodeJS.ProcessEnv): ParsedCli {
   const settings = LoopSettingsSchema.safeParse({
     model: values.model,
     maxSteps: values['max-steps'],

@@ -1,10 +1,12 @@
 import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { readTranscript, repairHistory, TranscriptWriter, type MessageParam } from '../agent/messages.js';
-import { AnthropicModel } from '../model/anthropic.js';
-import { runTask } from '../task.js';
+import { readTranscript, TranscriptWriter } from '../agent/transcript.js';
+import { repairHistory } from '../agent/history.js';
+import { textMessage, type Message } from '../core/messages.js';
+import { AnthropicModel } from '../model/anthropic/index.js';
+import type { Sandbox } from '../sandbox/index.js';
+import { runTask, type TaskResult } from '../task.js';
 import { toolEnvironment } from '../tools/env.js';
-import type { Sandbox } from '../tools/sandbox.js';
 import { parseCli, USAGE, type CliOptions } from './args.js';
 import { progressEvents, summaryLine, type ProgressWriter } from './progress.js';
 
@@ -17,70 +19,58 @@ export interface CliIo {
   version: string;
 }
 
+/** A failure of the user's setup: said on stderr, exit code 2. */
+class UsageError extends Error {}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
 
 /** The conversation to send: the new prompt, after the transcript being resumed if any. */
-function initialMessages(options: CliOptions): { messages: MessageParam[]; resumedCount: number } {
-  const prompt: MessageParam[] = options.prompt ? [{ role: 'user', content: [{ type: 'text', text: options.prompt }] }] : [];
+function initialMessages(options: CliOptions): { messages: Message[]; resumedCount: number } {
+  const prompt: Message[] = options.prompt ? [textMessage('user', options.prompt)] : [];
   if (!options.resume) return { messages: prompt, resumedCount: 0 };
-  const { messages } = readTranscript(resolve(options.resume));
+  let messages: Message[];
+  try {
+    messages = readTranscript(resolve(options.resume)).messages;
+  } catch (error) {
+    throw new UsageError(`cannot resume: ${errorText(error)}`);
+  }
   const last = messages[messages.length - 1];
   // An answered conversation needs something new to say; an interrupted one just goes on.
-  const next: MessageParam[] = prompt.length > 0 || last?.role === 'user' ? prompt : [{ role: 'user', content: [{ type: 'text', text: 'Continue the task from where you stopped.' }] }];
+  const next = prompt.length > 0 || last?.role === 'user' ? prompt : [textMessage('user', 'Continue the task from where you stopped.')];
   return { messages: repairHistory([...messages, ...next]), resumedCount: messages.length };
 }
 
-export async function main(argv: readonly string[], io: CliIo): Promise<number> {
-  const parsed = parseCli(argv, io.env);
-  if (parsed.kind === 'help') {
-    io.stdout.write(USAGE + '\n');
-    return 0;
-  }
-  if (parsed.kind === 'version') {
-    io.stdout.write(io.version + '\n');
-    return 0;
-  }
-  if (parsed.kind === 'error') {
-    io.stderr.write(`agent-action: ${parsed.message}\n\n${USAGE}\n`);
-    return 2;
-  }
-  const options = parsed.options;
-  const apiKey = io.env['ANTHROPIC_API_KEY'];
-  if (!apiKey) {
-    io.stderr.write('agent-action: set ANTHROPIC_API_KEY (and ANTHROPIC_BASE_URL for another endpoint)\n');
-    return 2;
-  }
+/** The sandbox Bash commands run in, prepared only when asked for: the default path starts without it. */
+async function openSandbox(options: CliOptions, io: CliIo): Promise<Sandbox | null> {
+  if (options.sandbox === 'off') return null;
+  const { prepareSandbox } = await import('../sandbox/index.js');
+  const workspace = realpathSync(resolve(options.cwd));
+  const env = toolEnvironment(io.env);
+  const sandbox = await prepareSandbox({ mode: options.sandbox, network: options.network, workspace, ...(io.env['HOME'] ? { home: io.env['HOME'] } : {}), env }).catch(
+    (error: unknown) => Promise.reject(new UsageError(errorText(error))),
+  );
+  io.stderr.write(`${sandbox.description}\n`);
+  return sandbox;
+}
 
-  let start: ReturnType<typeof initialMessages>;
-  try {
-    start = initialMessages(options);
-  } catch (error) {
-    io.stderr.write(`agent-action: cannot resume: ${error instanceof Error ? error.message : String(error)}\n`);
-    return 2;
-  }
+async function run(options: CliOptions, apiKey: string, io: CliIo): Promise<{ result: TaskResult; transcript?: TranscriptWriter }> {
+  const start = initialMessages(options);
   const transcriptPath = options.transcript ?? options.resume;
   const transcript = transcriptPath ? new TranscriptWriter(resolve(transcriptPath)) : undefined;
   // Appending to the transcript being resumed adds only what is new; a fresh file gets it all.
   const already = transcriptPath && options.resume && resolve(transcriptPath) === resolve(options.resume) ? start.resumedCount : 0;
-
-  let sandbox: Sandbox | null = null;
-  if (options.sandbox !== 'off') {
-    try {
-      // Loaded only when asked for: the default path starts without it.
-      const { prepareSandbox } = await import('../tools/sandbox.js');
-      sandbox = await prepareSandbox({ mode: options.sandbox, network: options.network, workspace: realpathSync(resolve(options.cwd)), ...(io.env['HOME'] ? { home: io.env['HOME'] } : {}), env: toolEnvironment(io.env) });
-    } catch (error) {
-      io.stderr.write(`agent-action: ${error instanceof Error ? error.message : String(error)}\n`);
-      return 2;
-    }
-    io.stderr.write(`${sandbox.description}\n`);
-  }
-  const model = new AnthropicModel({ model: options.settings.model, apiKey, baseURL: io.env['ANTHROPIC_BASE_URL'] || undefined, maxRetries: options.settings.maxRetries });
-  let result;
+  const sandbox = await openSandbox(options, io);
+  const { settings } = options;
+  const model = new AnthropicModel({ model: settings.model, apiKey, baseURL: io.env['ANTHROPIC_BASE_URL'] || undefined, maxRetries: settings.maxRetries, prices: settings.prices });
   try {
-    result = await runTask({
-      settings: options.settings,
+    const result = await runTask({
+      settings,
       model,
       cwd: resolve(options.cwd),
+      env: io.env,
+      ...(io.env['RUNNER_TEMP'] ? { runnerTemp: io.env['RUNNER_TEMP'] } : {}),
       messages: start.messages,
       mode: 'cli',
       recordMessagesFrom: already,
@@ -88,14 +78,15 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
       events: progressEvents(io.stderr, { quiet: options.quiet }),
       ...(options.appendSystemPrompt ? { appendSystemPrompt: options.appendSystemPrompt } : {}),
       ...(transcript ? { transcript } : {}),
-      ...(sandbox ? { bash: import('../tools/sandbox.js').then((m) => m.sandboxedBashTool(sandbox)) } : {}),
-    });
-  } catch (error) {
-    io.stderr.write(`agent-action: ${error instanceof Error ? error.message : String(error)}\n`);
-    return 2;
+      ...(sandbox ? { wrap: Promise.resolve(sandbox.wrap) } : {}),
+    }).catch((error: unknown) => Promise.reject(new UsageError(errorText(error))));
+    return { result, ...(transcript ? { transcript } : {}) };
   } finally {
     await sandbox?.dispose();
   }
+}
+
+function printResult(result: TaskResult, options: CliOptions, transcript: TranscriptWriter | undefined, io: CliIo): void {
   io.stderr.write(`\n${summaryLine(result)}\n`);
   if (options.json) {
     const out = {
@@ -113,5 +104,31 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
   } else if (result.conclusion === 'success') {
     io.stdout.write(result.result + '\n');
   }
-  return result.conclusion === 'success' ? 0 : 1;
+}
+
+/** The CLI: exit code 0 for success, 2 for bad usage or configuration, 1 otherwise. */
+export async function main(argv: readonly string[], io: CliIo): Promise<number> {
+  const parsed = parseCli(argv, io.env);
+  if (parsed.kind === 'help' || parsed.kind === 'version') {
+    io.stdout.write((parsed.kind === 'help' ? USAGE : io.version) + '\n');
+    return 0;
+  }
+  if (parsed.kind === 'error') {
+    io.stderr.write(`agent-action: ${parsed.message}\n\n${USAGE}\n`);
+    return 2;
+  }
+  const apiKey = io.env['ANTHROPIC_API_KEY'];
+  if (!apiKey) {
+    io.stderr.write('agent-action: set ANTHROPIC_API_KEY (and ANTHROPIC_BASE_URL for another endpoint)\n');
+    return 2;
+  }
+  try {
+    const { result, transcript } = await run(parsed.options, apiKey, io);
+    printResult(result, parsed.options, transcript, io);
+    return result.conclusion === 'success' ? 0 : 1;
+  } catch (error) {
+    io.stderr.write(`agent-action: ${errorText(error)}\n`);
+    if (error instanceof UsageError) return 2;
+    throw error;
+  }
 }

@@ -1,6 +1,8 @@
-import type { LoopEvents } from '../agent/loop.js';
-import type { Usage } from '../agent/usage.js';
-import { formatDuration, formatUsage, formatUsd, keyArgument } from '../report/format.js';
+import type { TaskEvents } from '../task.js';
+import type { Usage } from '../core/usage.js';
+import { outcomeText } from '../core/tools.js';
+import { formatDuration, runFigures } from '../report/format.js';
+import { describeToolCall } from '../tools/catalog.js';
 
 export interface ProgressWriter {
   write(text: string): void;
@@ -10,7 +12,7 @@ export interface ProgressWriter {
  * Progress on stderr: streamed text as it comes, one line per tool call with its key argument,
  * and notices. Text and tool lines never share a line.
  */
-export function progressEvents(out: ProgressWriter, options: { quiet: boolean }): LoopEvents {
+export function progressEvents(out: ProgressWriter, options: { quiet: boolean }): TaskEvents {
   let midLine = false;
   const line = (text: string) => {
     if (midLine) out.write('\n');
@@ -24,10 +26,10 @@ export function progressEvents(out: ProgressWriter, options: { quiet: boolean })
       midLine = !delta.endsWith('\n');
     },
     onToolStart(call) {
-      line(`→ ${call.name} ${keyArgument(call.name, call.input)}`.trimEnd());
+      line(`→ ${call.name} ${describeToolCall(call.name, call.input)}`.trimEnd());
     },
-    onToolEnd(call, result, ms) {
-      if (result.isError) line(`  ✗ ${call.name} failed (${formatDuration(ms)}): ${result.content.split('\n')[0]?.slice(0, 160) ?? ''}`);
+    onToolEnd(call, outcome, ms) {
+      if (outcome.isError) line(`  ✗ ${call.name} failed (${formatDuration(ms)}): ${outcomeText(outcome).split('\n')[0]?.slice(0, 160) ?? ''}`);
     },
     onNotice(message) {
       line(`! ${message}`);
@@ -38,7 +40,7 @@ export function progressEvents(out: ProgressWriter, options: { quiet: boolean })
   };
 }
 
+/** The closing line: how the run ended and its figures. */
 export function summaryLine(r: { conclusion: string; reason: string; steps: number; usage: Usage; costUsd: number; durationMs: number }): string {
-  const why = r.reason ? ` (${r.reason})` : '';
-  return `${r.conclusion}${why} · ${r.steps} steps · ${formatUsage(r.usage)} · ${formatUsd(r.costUsd)} · ${formatDuration(r.durationMs)}`;
+  return `${r.conclusion}${r.reason ? ` (${r.reason})` : ''} · ${runFigures(r)}`;
 }

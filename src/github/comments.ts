@@ -1,9 +1,21 @@
 import { statusOf, type GitHub } from './client.js';
+import type { GitHubEvent } from './event.js';
+import type { Trigger } from './trigger.js';
 
 export type CommentPlace =
   | { kind: 'issue'; number: number }
   /** A reply in the thread of a pull request review comment. */
   | { kind: 'review-thread'; pullNumber: number; replyTo: number };
+
+/** Where a run's tracking comment goes; a run on the whole repository has no thread to answer in. */
+export function commentPlace(event: GitHubEvent, trigger: Trigger): CommentPlace | null {
+  if (trigger.target.type === 'repo') return null;
+  if (trigger.source === 'review-comment' && event.kind === 'pull_request_review_comment') {
+    // Replies go to the thread's first comment: GitHub does not take replies to replies.
+    return { kind: 'review-thread', pullNumber: trigger.target.number, replyTo: event.comment.inReplyToId ?? event.comment.id };
+  }
+  return { kind: 'issue', number: trigger.target.number };
+}
 
 export type IssueComment = Awaited<ReturnType<GitHub['rest']['issues']['listComments']>>['data'][number];
 
@@ -53,7 +65,14 @@ async function create(d: CommentDeps, place: CommentPlace, body: string): Promis
     const { data } = await d.gh.rest.issues.createComment({ owner: d.owner, repo: d.repo, issue_number: place.number, body, request });
     return { id: data.id, url: data.html_url };
   }
-  const { data } = await d.gh.rest.pulls.createReplyForReviewComment({ owner: d.owner, repo: d.repo, pull_number: place.pullNumber, comment_id: place.replyTo, body, request });
+  const { data } = await d.gh.rest.pulls.createReplyForReviewComment({
+    owner: d.owner,
+    repo: d.repo,
+    pull_number: place.pullNumber,
+    comment_id: place.replyTo,
+    body,
+    request,
+  });
   return { id: data.id, url: data.html_url };
 }
 

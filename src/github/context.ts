@@ -1,7 +1,9 @@
 import type { GitHubEvent, RepoRef } from './event.js';
 import { statusOf, type GitHub } from './client.js';
 import { listIssueComments, type IssueComment } from './comments.js';
-import { TRACKING_MARKER, type Trigger } from './trigger.js';
+import { TRACKING_MARKER } from './marker.js';
+import { isFork } from './repo.js';
+import type { Trigger } from './trigger.js';
 
 export interface ThreadComment {
   author: string;
@@ -79,7 +81,11 @@ async function pullContext(gh: Gh, where: Where, number: number, limits: Context
   const [{ data: pr }, files, diffResponse] = await Promise.all([
     gh.rest.pulls.get({ ...where, pull_number: number }),
     gh.paginate(gh.rest.pulls.listFiles, { ...where, pull_number: number, per_page: 100 }),
-    gh.request('GET /repos/{owner}/{repo}/pulls/{pull_number}', { ...where, pull_number: number, headers: { accept: 'application/vnd.github.diff' } }),
+    gh.request('GET /repos/{owner}/{repo}/pulls/{pull_number}', {
+      ...where,
+      pull_number: number,
+      headers: { accept: 'application/vnd.github.diff' },
+    }),
   ]);
   const fullDiff = typeof diffResponse.data === 'string' ? diffResponse.data : '';
   const diff = fullDiff.slice(0, limits.diffChars);
@@ -93,7 +99,7 @@ async function pullContext(gh: Gh, where: Where, number: number, limits: Context
     headRef: pr.head.ref,
     headSha: pr.head.sha,
     headRepoFullName: headRepo,
-    isFork: headRepo !== `${where.owner}/${where.repo}`,
+    isFork: isFork(headRepo, `${where.owner}/${where.repo}`),
     files: files.map((f) => ({ filename: f.filename, status: f.status, additions: f.additions, deletions: f.deletions })),
     diff,
     diffCut: fullDiff.length - diff.length,
@@ -156,7 +162,13 @@ export interface GatherOptions {
   comments?: Promise<IssueComment[]>;
 }
 
-export async function gatherContext(gh: Gh, event: GitHubEvent, repo: RepoRef, trigger: Trigger, options: GatherOptions = {}): Promise<TaskContext> {
+export async function gatherContext(
+  gh: Gh,
+  event: GitHubEvent,
+  repo: RepoRef,
+  trigger: Trigger,
+  options: GatherOptions = {},
+): Promise<TaskContext> {
   const { limits = DEFAULT_CONTEXT_LIMITS, onPull } = options;
   const where = { owner: repo.owner, repo: repo.name };
   const number = targetNumber(trigger);
@@ -180,7 +192,13 @@ export async function gatherContext(gh: Gh, event: GitHubEvent, repo: RepoRef, t
         })
       : Promise.resolve(undefined),
   ]);
-  context.issue = { number, title: issue.title, body: issue.body ?? '', author: issue.user?.login ?? 'ghost', isPullRequest: Boolean(issue.pull_request) };
+  context.issue = {
+    number,
+    title: issue.title,
+    body: issue.body ?? '',
+    author: issue.user?.login ?? 'ghost',
+    isPullRequest: Boolean(issue.pull_request),
+  };
   context.comments = comments;
   const [checks, found] = await Promise.all([
     pull ? failingChecks(gh, where, pull.headSha, limits) : Promise.resolve([]),

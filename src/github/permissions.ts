@@ -17,11 +17,19 @@ export function isBot(actor: Actor): boolean {
  * Who may start a run: humans with write, maintain or admin permission on the repository, and
  * bots listed by name in allowed-bots. Anything else is refused before any model call.
  */
-export async function authorize(gh: GitHub, repo: { owner: string; name: string }, actor: Actor | null, allowedBots: readonly string[]): Promise<Authorization> {
+export async function authorize(
+  gh: GitHub,
+  repo: { owner: string; name: string },
+  actor: Actor | null,
+  allowedBots: readonly string[],
+): Promise<Authorization> {
   if (!actor) return { allowed: true, reason: 'started by the workflow itself' };
   if (isBot(actor)) {
-    const listed = allowedBots.some((b) => b.toLowerCase() === actor.login.toLowerCase() || `${b.toLowerCase()}[bot]` === actor.login.toLowerCase());
-    return listed ? { allowed: true, reason: `bot ${actor.login} is listed in allowed-bots` } : { allowed: false, reason: `${actor.login} is a bot not listed in allowed-bots` };
+    const login = actor.login.toLowerCase();
+    const listed = allowedBots.some((b) => b.toLowerCase() === login || `${b.toLowerCase()}[bot]` === login);
+    return listed
+      ? { allowed: true, reason: `bot ${actor.login} is listed in allowed-bots` }
+      : { allowed: false, reason: `${actor.login} is a bot not listed in allowed-bots` };
   }
   try {
     const { data } = await gh.rest.repos.getCollaboratorPermissionLevel({ owner: repo.owner, repo: repo.name, username: actor.login });

@@ -18,7 +18,13 @@ export interface PullRequestSpec {
 }
 
 async function existing(gh: GitHub, spec: PullRequestSpec): Promise<OpenedPull | null> {
-  const { data } = await gh.rest.pulls.list({ owner: spec.owner, repo: spec.repo, head: `${spec.owner}:${spec.head}`, state: 'open', per_page: 10 });
+  const { data } = await gh.rest.pulls.list({
+    owner: spec.owner,
+    repo: spec.repo,
+    head: `${spec.owner}:${spec.head}`,
+    state: 'open',
+    per_page: 10,
+  });
   const hit = data[0];
   return hit ? { number: hit.number, url: hit.html_url, created: false } : null;
 }
@@ -31,7 +37,8 @@ export async function openPullRequest(gh: GitHub, spec: PullRequestSpec): Promis
   const before = await existing(gh, spec);
   if (before) return before;
   const create = async () => {
-    const { data } = await gh.rest.pulls.create({ owner: spec.owner, repo: spec.repo, head: spec.head, base: spec.base, title: spec.title, body: spec.body, draft: spec.draft, request: { retries: 0 } });
+    const { owner, repo, head, base, title, body, draft } = spec;
+    const { data } = await gh.rest.pulls.create({ owner, repo, head, base, title, body, draft, request: { retries: 0 } });
     return { number: data.number, url: data.html_url, created: true };
   };
   try {

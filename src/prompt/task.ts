@@ -1,5 +1,6 @@
 import type { TaskContext } from '../github/context.js';
-import { quoteUntrusted, sanitizeUntrusted } from '../github/sanitize.js';
+import { quoteUntrusted } from '../untrusted/fence.js';
+import { sanitizeUntrusted } from '../untrusted/sanitize.js';
 
 function section(title: string, body: string): string {
   return `## ${title}\n${body}`;
@@ -7,9 +8,11 @@ function section(title: string, body: string): string {
 
 function pullSection(pull: NonNullable<TaskContext['pull']>): string {
   const files = pull.files.map((f) => `- ${f.filename} (${f.status}, +${f.additions} -${f.deletions})`).join('\n');
-  const cut = pull.diffCut > 0 ? `\n[diff cut: ${pull.diffCut} more characters; use git diff origin/${pull.baseRef} for the rest]` : '';
+  const cut =
+    pull.diffCut > 0 ? `\n[diff cut: ${pull.diffCut} more characters; use git diff origin/${pull.baseRef} for the rest]` : '';
+  const fork = pull.isFork ? ' (from a fork: nothing will be pushed; your diff will be posted)' : '';
   const lines = [
-    `Pull request #${pull.number} by @${pull.author}: ${pull.headRepoFullName}:${pull.headRef} into ${pull.baseRef}${pull.isFork ? ' (from a fork: nothing will be pushed; your diff will be posted)' : ''}.`,
+    `Pull request #${pull.number} by @${pull.author}: ${pull.headRepoFullName}:${pull.headRef} into ${pull.baseRef}${fork}.`,
     quoteUntrusted('pull_request_title', pull.title),
     quoteUntrusted('pull_request_body', pull.body),
     `Changed files:\n${files || '(none)'}`,
@@ -30,12 +33,15 @@ export function taskPrompt(context: TaskContext, workspaceNote: string): string 
   parts.push(section('Repository', `${context.repo.fullName}. ${workspaceNote}`));
   if (context.issue && !context.pull) {
     const i = context.issue;
-    parts.push(section(`Issue #${i.number} by @${i.author}`, `${quoteUntrusted('issue_title', i.title)}\n${quoteUntrusted('issue_body', i.body)}`));
+    const body = `${quoteUntrusted('issue_title', i.title)}\n${quoteUntrusted('issue_body', i.body)}`;
+    parts.push(section(`Issue #${i.number} by @${i.author}`, body));
   }
   if (context.pull) parts.push(pullSection(context.pull));
   if (context.reviewComment) {
     const r = context.reviewComment;
-    parts.push(section('Review comment', `On ${r.path}${r.line ? ` line ${r.line}` : ''} by @${r.author}:\n${quoteUntrusted('diff_hunk', r.diffHunk, { verbatim: true })}\n${quoteUntrusted('review_comment', r.body)}`));
+    const where = `On ${r.path}${r.line ? ` line ${r.line}` : ''} by @${r.author}:`;
+    const hunk = quoteUntrusted('diff_hunk', r.diffHunk, { verbatim: true });
+    parts.push(section('Review comment', `${where}\n${hunk}\n${quoteUntrusted('review_comment', r.body)}`));
   }
   if (context.comments.length > 0) {
     const thread = context.comments.map((c) => `@${c.author} at ${c.createdAt}:\n${quoteUntrusted('comment', c.body)}`).join('\n\n');
@@ -43,12 +49,16 @@ export function taskPrompt(context: TaskContext, workspaceNote: string): string 
   }
   if (context.failingChecks.length > 0) {
     const checks = context.failingChecks
-      .map((c) => `- ${c.name}: ${c.conclusion}${c.logTail ? `\n${quoteUntrusted('check_log', c.logTail, { verbatim: true })}` : ' (log not readable with this token)'}`)
+      .map((c) => {
+        const log = c.logTail ? `\n${quoteUntrusted('check_log', c.logTail, { verbatim: true })}` : ' (log not readable with this token)';
+        return `- ${c.name}: ${c.conclusion}${log}`;
+      })
       .join('\n');
     parts.push(section('Failing checks', checks));
   }
   if (context.instructions) {
-    parts.push(section(`Repository instructions (${context.instructions.path}, from the base branch)`, sanitizeUntrusted(context.instructions.content)));
+    const { path, content } = context.instructions;
+    parts.push(section(`Repository instructions (${path}, from the base branch)`, sanitizeUntrusted(content)));
   }
   return parts.join('\n\n');
 }

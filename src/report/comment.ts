@@ -1,14 +1,12 @@
-import type { Usage } from '../agent/usage.js';
-import type { Todo } from '../tools/registry.js';
-import { formatDuration, formatUsage, formatUsd } from './format.js';
+import type { Todo } from '../core/todo.js';
+import type { Usage } from '../core/usage.js';
+import { TRACKING_MARKER } from '../github/marker.js';
+import { formatDuration, formatUsd, runFigures } from './format.js';
 
-export const MARKER = '<!-- agent-action -->';
+/** The one marker, shared with trigger detection so the action never answers its own comments. */
+export { TRACKING_MARKER as MARKER };
 /** GitHub rejects longer bodies; JS length counts UTF-16 units, never fewer than GitHub's characters. */
 export const COMMENT_LIMIT = 65536;
-
-export interface RunLink {
-  url: string;
-}
 
 export interface Progress {
   runUrl: string;
@@ -123,7 +121,7 @@ function plural(n: number, word: string): string {
 
 export function progressComment(p: Progress): string {
   const header = `⏳ **Working…** · ${plural(p.steps, 'step')} · ${formatUsd(p.costUsd)} · ${formatDuration(Math.max(0, p.now - p.startedAt))} · [View run](${p.runUrl})`;
-  const parts = [MARKER, header];
+  const parts = [TRACKING_MARKER, header];
   if (p.task.trim() !== '') parts.push(`> ${inline(p.task)}`);
   if (p.todos.length > 0) parts.push(checklist(p.todos));
   if (p.currentStep !== null && p.currentStep.trim() !== '') parts.push(`→ ${inline(p.currentStep)}`);
@@ -147,7 +145,7 @@ function linksLine(r: FinalReport): string | null {
 }
 
 export function statsLine(r: FinalReport): string {
-  return `${plural(r.steps, 'step')} · ${formatUsage(r.usage)} · ${formatUsd(r.costUsd)} · ${formatDuration(r.durationMs)} · [View run](${r.runUrl})`;
+  return `${runFigures(r)} · [View run](${r.runUrl})`;
 }
 
 /** The last line of `git diff --stat` ("3 files changed, …"), or a count of the files. */
@@ -176,7 +174,7 @@ function diffTooLong(r: FinalReport): string {
 }
 
 function render(r: FinalReport, text: string, diffPart: string | null): string {
-  const parts = [MARKER, statusLine(r)];
+  const parts = [TRACKING_MARKER, statusLine(r)];
   if (r.note) parts.push(`> **Note:** ${inline(r.note, 1000)}`);
   parts.push(text);
   const links = linksLine(r);

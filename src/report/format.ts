@@ -1,4 +1,4 @@
-import type { Usage } from '../agent/usage.js';
+import type { Usage } from '../core/usage.js';
 
 export function formatTokens(n: number): string {
   if (n < 1000) return String(n);
@@ -24,28 +24,7 @@ export function formatUsage(u: Usage): string {
   return `${formatTokens(prompt)} in${cached}, ${formatTokens(u.output_tokens)} out`;
 }
 
-function oneLine(text: string, max: number): string {
-  const line = text.replace(/\s+/g, ' ').trim();
-  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
-}
-
-/** The argument that says what a tool call does, for one line of progress. */
-export function keyArgument(tool: string, input: unknown): string {
-  const fields = typeof input === 'object' && input !== null ? (input as Record<string, unknown>) : {};
-  const pick = (name: string) => (typeof fields[name] === 'string' ? (fields[name] as string) : '');
-  switch (tool) {
-    case 'Read':
-    case 'Write':
-    case 'Edit':
-      return pick('file_path');
-    case 'Bash':
-      return oneLine(pick('command'), 100);
-    case 'Glob':
-    case 'Grep':
-      return oneLine(pick('pattern') + (pick('path') ? ` in ${pick('path')}` : ''), 100);
-    case 'TodoWrite':
-      return Array.isArray(fields['todos']) ? `${fields['todos'].length} items` : '';
-    default:
-      return oneLine(JSON.stringify(input) ?? '', 100);
-  }
+/** Figures of a run: "7 steps · 12k in (10k cached), 800 out · $0.0421 · 1m02s". */
+export function runFigures(r: { steps: number; usage: Usage; costUsd: number; durationMs: number }): string {
+  return `${r.steps} ${r.steps === 1 ? 'step' : 'steps'} · ${formatUsage(r.usage)} · ${formatUsd(r.costUsd)} · ${formatDuration(r.durationMs)}`;
 }

@@ -1,13 +1,9 @@
 import { z } from 'zod';
+import type { Todo } from '../core/todo.js';
+import { ToolError } from './tool-error.js';
 import type { Workspace } from './workspace.js';
 
-/** One item of the TodoWrite checklist. */
-export const TodoSchema = z.object({
-  content: z.string().min(1),
-  status: z.enum(['pending', 'in_progress', 'completed']),
-  activeForm: z.string().optional(),
-});
-export type Todo = z.infer<typeof TodoSchema>;
+export { ToolError } from './tool-error.js';
 
 /** What a tool may touch while it runs; handed in by the loop, never global. */
 export interface ToolContext {
@@ -29,17 +25,16 @@ export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
   schema: S;
   /** Read-only tools of one turn run in parallel; the others in order. */
   readOnly: boolean;
+  /** The input field that says what a call does, for progress lines. */
+  keyArgument: string;
+  /** The input field naming the file a successful call wrote, for change tracking. */
+  writesFile?: string;
   /** Returns the text for the model; throwing a ToolError (or any error) makes an is_error result. */
   run(input: z.infer<S>, ctx: ToolContext): Promise<string>;
 }
 
 export function defineTool<S extends z.ZodType>(def: ToolDefinition<S>): ToolDefinition<S> {
   return def;
-}
-
-/** A failure whose message is written for the model: what went wrong and what to do instead. */
-export class ToolError extends Error {
-  override name = 'ToolError';
 }
 
 export interface ToolResult {

@@ -1,7 +1,8 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import picomatch from 'picomatch';
-import { ToolError } from './registry.js';
+import { isInside } from '../core/paths.js';
+import { ToolError } from './tool-error.js';
 
 /**
  * File names that hold credentials. Matched against the base name, case-insensitively, of both
@@ -30,13 +31,8 @@ export function isCredentialFileName(name: string): boolean {
 export type AccessMode = 'read' | 'write';
 
 export interface WorkspaceOptions {
-  /** Refused as a whole: the runner keeps job credentials there. Defaults to $RUNNER_TEMP. */
+  /** Refused as a whole: the runner keeps job credentials there (RUNNER_TEMP on a runner). */
   runnerTemp?: string;
-}
-
-function isInside(child: string, parent: string): boolean {
-  const rel = path.relative(parent, child);
-  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
 }
 
 function errorCode(error: unknown): string | undefined {
@@ -94,7 +90,7 @@ export class Workspace {
 
   static async open(root: string, options: WorkspaceOptions = {}): Promise<Workspace> {
     const realRoot = await fs.realpath(root);
-    const temp = options.runnerTemp ?? process.env['RUNNER_TEMP'];
+    const temp = options.runnerTemp;
     const realTemp = temp ? await resolveReal(path.resolve(temp)) : undefined;
     // A workspace placed inside RUNNER_TEMP would refuse everything, so the rule only applies
     // when the temp dir is somewhere else (outside, or nested inside the workspace).

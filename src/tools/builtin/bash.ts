@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { z } from 'zod';
-import { CappedCollector } from './output.js';
-import { defineTool, ToolError, type ToolDefinition } from './registry.js';
+import { CappedCollector } from '../output.js';
+import { defineTool, ToolError, type ToolDefinition } from '../tool.js';
 
 const DEFAULT_TIMEOUT_MS = 120_000;
 const MAX_TIMEOUT_MS = 600_000;
@@ -145,6 +145,7 @@ export function createBashTool(opts: BashToolOptions = {}): ToolDefinition<typeo
       'returns. Long output keeps its start and end only. Prefer Read, Edit, Write, Glob and Grep for files.',
     schema,
     readOnly: false,
+    keyArgument: 'command',
     async run(input, ctx) {
       if (ctx.signal.aborted) throw new ToolError('Cancelled before the command started.');
       const timeoutMs = input.timeout ?? DEFAULT_TIMEOUT_MS;

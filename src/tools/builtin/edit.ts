@@ -1,7 +1,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { defineTool, ToolError } from './registry.js';
+import { defineTool, ToolError } from '../tool.js';
 
 const SNIPPET_CONTEXT = 3;
 
@@ -127,6 +127,8 @@ export const editTool = defineTool({
     'The result shows the edited lines with their numbers.',
   schema,
   readOnly: false,
+  keyArgument: 'file_path',
+  writesFile: 'file_path',
   async run(input, ctx) {
     if (input.old_string === input.new_string) {
       throw new ToolError('old_string and new_string are identical, so there is nothing to change.');

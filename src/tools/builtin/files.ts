@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import picomatch from 'picomatch';
-import { ToolError } from './registry.js';
+import { ToolError } from '../tool.js';
 
 export interface GitResult {
   code: number;

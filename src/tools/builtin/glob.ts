@@ -4,7 +4,7 @@ import picomatch from 'picomatch';
 import { z } from 'zod';
 import { comparePaths, listCandidates, requireDirectory } from './files.js';
 import { expandBraces } from './grep-git.js';
-import { defineTool, ToolError } from './registry.js';
+import { defineTool, ToolError } from '../tool.js';
 
 const MAX_RESULTS = 100;
 
@@ -48,6 +48,7 @@ export const globTool = defineTool({
     `Returns paths relative to the workspace root, sorted, at most ${MAX_RESULTS}. Use Grep to search file contents.`,
   schema,
   readOnly: true,
+  keyArgument: 'pattern',
   async run(input, ctx) {
     const base = await ctx.workspace.resolve(input.path ?? '.', 'read');
     const shown = ctx.workspace.relative(base);

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { comparePaths, type GitOptions } from './files.js';
-import type { FileHits, GrepMode, GrepQuery, GrepResult } from './grep-search.js';
-import { ToolError } from './registry.js';
+import type { FileHits, GrepMode, GrepQuery, GrepResult } from './grep-types.js';
+import { ToolError } from '../tool.js';
 
 /** "{a,b}c" -> ["ac", "bc"]: git pathspecs have no braces. */
 export function expandBraces(glob: string): string[] {

@@ -1,50 +1,15 @@
 import path from 'node:path';
 import { comparePaths, fileFilter, listFiles, readRegularFile, searchWithGit } from './files.js';
 import { gitSearch } from './grep-git.js';
-import { ToolError } from './registry.js';
-import { isCredentialFileName } from './workspace.js';
+import { ToolError } from '../tool.js';
+import { isCredentialFileName } from '../workspace.js';
+import type { FileHits, GrepMode, GrepQuery, GrepResult } from './grep-types.js';
+
+export type { FileHits, GrepMatch, GrepMode, GrepQuery, GrepResult } from './grep-types.js';
 
 /** Bigger files are skipped by the fallback search: they are data, not code. */
 const MAX_SEARCHED_BYTES = 20 * 1024 * 1024;
 
-export type GrepMode = 'content' | 'files_with_matches' | 'count';
-
-export interface GrepMatch {
-  line: number;
-  text: string;
-}
-
-export interface FileHits {
-  /** Path relative to the searched directory, '/'-separated. */
-  name: string;
-  count: number;
-  /** Matching lines; filled in content mode only. */
-  matches: GrepMatch[];
-}
-
-export interface GrepQuery {
-  pattern: string;
-  ignoreCase: boolean;
-  mode: GrepMode;
-  /** Directory searched. */
-  base: string;
-  /** A single file (name inside base) to search instead of the whole directory. */
-  file?: string;
-  glob?: string;
-  /** Entries (matching lines in content mode, files otherwise) past which the search may stop. */
-  maxEntries: number;
-  env: Record<string, string>;
-  signal: AbortSignal;
-}
-
-export interface GrepResult {
-  /** The directory the names in files are relative to. */
-  base: string;
-  /** Sorted by name. */
-  files: FileHits[];
-  /** The search stopped before the end: there are more matches than collected. */
-  truncated: boolean;
-}
 
 function compile(pattern: string, ignoreCase: boolean): RegExp {
   try {

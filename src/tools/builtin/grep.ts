@@ -3,9 +3,9 @@ import path from 'node:path';
 import { z } from 'zod';
 import { readRegularFile } from './files.js';
 import { grepSearch, type FileHits, type GrepResult } from './grep-search.js';
-import { capText } from './output.js';
-import { defineTool, ToolError } from './registry.js';
-import type { Workspace } from './workspace.js';
+import { capText } from '../output.js';
+import { defineTool, ToolError } from '../tool.js';
+import type { Workspace } from '../workspace.js';
 
 const DEFAULT_HEAD_LIMIT = 250;
 const MAX_SHOWN_LINE = 500;
@@ -126,6 +126,7 @@ export const grepTool = defineTool({
     'Use this instead of grep or rg in Bash.',
   schema,
   readOnly: true,
+  keyArgument: 'pattern',
   async run(input, ctx) {
     const { base, file } = await searchTarget(input, ctx.workspace);
     const limit = input.head_limit ?? DEFAULT_HEAD_LIMIT;

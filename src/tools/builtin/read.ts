@@ -1,7 +1,7 @@
 import { createReadStream, promises as fs } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { defineTool, ToolError } from './registry.js';
+import { defineTool, ToolError } from '../tool.js';
 
 const DEFAULT_LIMIT = 2000;
 const MAX_LINE_LENGTH = 2000;
@@ -139,6 +139,7 @@ export const readTool = defineTool({
     '(use Glob to list a directory). Read a file before editing it.',
   schema,
   readOnly: true,
+  keyArgument: 'file_path',
   async run(input, ctx) {
     const abs = await ctx.workspace.resolve(input.file_path, 'read');
     const shown = ctx.workspace.relative(abs);

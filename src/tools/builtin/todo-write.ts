@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { defineTool, TodoSchema, type Todo } from './registry.js';
+import { TodoSchema, type Todo } from '../../core/todo.js';
+import { defineTool } from '../tool.js';
 
 const schema = z.object({
   todos: z.array(TodoSchema).describe('The whole updated checklist; it replaces the previous one.'),
@@ -36,6 +37,7 @@ export const todoWriteTool = defineTool({
   schema,
   // No file effects, but the list must follow the order of the calls that change it.
   readOnly: false,
+  keyArgument: 'todos',
   async run(input, ctx) {
     ctx.onTodos?.(input.todos);
     return `Checklist updated:\n${renderTodos(input.todos)}\n\n${reminder(input.todos)}`;

@@ -1,7 +1,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { defineTool, ToolError } from './registry.js';
+import { defineTool, ToolError } from '../tool.js';
 
 const schema = z.object({
   file_path: z
@@ -26,6 +26,8 @@ export const writeTool = defineTool({
     'rewrites. Read an existing file before overwriting it.',
   schema,
   readOnly: false,
+  keyArgument: 'file_path',
+  writesFile: 'file_path',
   async run(input, ctx) {
     const abs = await ctx.workspace.resolve(input.file_path, 'write');
     const shown = ctx.workspace.relative(abs);

@@ -1,0 +1,62 @@
+import type { GitHub } from '../../github/client.js';
+import type { Trigger } from '../../github/trigger.js';
+import { taskPrompt } from '../../prompt/task.js';
+import type { Redactor } from '../../report/redact.js';
+import type { Delivery } from '../deliver.js';
+import type { ActionIo } from '../io.js';
+import { load } from '../lazy.js';
+import { whereNote } from '../plan.js';
+import type { ActionSettings } from '../settings.js';
+import type { Mode } from './mode.js';
+
+export interface ImplementInput {
+  settings: ActionSettings;
+  trigger: Trigger;
+  gh: GitHub;
+  owner: string;
+  name: string;
+  serverUrl: string;
+  /** The comment, issue or run that asked, for the commit trailer and the pull request. */
+  requestUrl: string;
+  io: ActionIo;
+  redactor: Redactor;
+}
+
+/** The agent changes the code: the work is committed and pushed, or opened as a pull request. */
+export function implementMode(o: ImplementInput): Mode {
+  const { settings, trigger, redactor, io } = o;
+  return {
+    name: 'implement',
+    tools: (base) => base,
+    prompt: (context, plan) => taskPrompt(context, whereNote(plan)),
+    async deliver(result, { plan, git }): Promise<Delivery> {
+      try {
+        const { deliver } = await load.deliver();
+        return await deliver({
+          repo: git.repo,
+          pushRepo: git.netRepo,
+          gh: o.gh,
+          owner: o.owner,
+          name: o.name,
+          serverUrl: o.serverUrl,
+          plan,
+          task: trigger.task,
+          requester: trigger.requester,
+          requestUrl: o.requestUrl,
+          pullRequest: settings.pullRequest,
+          summary: redactor.redact(result.result),
+          branchPrefix: settings.branchPrefix,
+          allowWorkflowChanges: settings.allowWorkflowChanges,
+          redact: (t) => redactor.redact(t),
+          log: (m) => io.warning(redactor.redact(m)),
+        });
+      } catch (error) {
+        // A failed push still leaves the diff for the report: paid-for work is never lost silently.
+        const why = redactor.redact(error instanceof Error ? error.message : String(error));
+        io.warning(`delivering the changes failed: ${why}`);
+        const diff = await git.repo.diff().catch(() => '');
+        return { changedFiles: result.changedFiles, diff, diffStat: '', pushed: false, note: `Delivering the changes failed: ${why}` };
+      }
+    },
+  };
+}

@@ -1,0 +1,54 @@
+import type { Repo } from '../git/repo.js';
+import type { PullContext, TaskContext } from '../github/context.js';
+import type { Trigger } from '../github/trigger.js';
+import type { Redactor } from '../report/redact.js';
+import type { Plan } from './deliver.js';
+import { load } from './lazy.js';
+
+/** The workspace twice: as is, and with push credentials in the environment of its git commands. */
+export interface Git {
+  repo: Repo;
+  netRepo: Repo;
+}
+
+/** Commands that reach an https origin get the token in their own environment, nowhere else. */
+export async function openGit(workspace: string, token: string, serverUrl: string): Promise<Git> {
+  const { Repo } = await load.repo();
+  const repo = Repo.open(workspace);
+  if (!/^https?:/i.test(await repo.remoteUrl())) return { repo, netRepo: repo };
+  const { authEnv } = await load.credentials();
+  return { repo, netRepo: Repo.open(workspace, { env: authEnv(token, serverUrl) }) };
+}
+
+/** Checks out the pull request's code: its branch, or for a fork its head commit. */
+export async function planPull(pull: PullContext, netRepo: Repo): Promise<Plan> {
+  if (pull.isFork) {
+    await netRepo.checkoutPullRef(pull.number);
+    return { kind: 'fork', pullNumber: pull.number };
+  }
+  await netRepo.checkoutPullHead(pull.headRef);
+  return { kind: 'pull', branch: pull.headRef, pullNumber: pull.number };
+}
+
+export interface NewBranchInput {
+  trigger: Trigger;
+  redactor: Redactor;
+  branchPrefix: string;
+  runId: string;
+}
+
+/** Work that is not a pull request's goes to a new branch, named after the issue or the run. */
+export async function planNewBranch(context: TaskContext, git: Git, o: NewBranchInput): Promise<Plan> {
+  const { newBranchName } = await load.deliver();
+  const issueNumber = o.trigger.target.type === 'issue' ? o.trigger.target.number : null;
+  const title = o.redactor.redact(context.issue?.title ?? o.trigger.task);
+  const branch = await newBranchName(git.netRepo, o.branchPrefix, issueNumber, title, o.runId);
+  return { kind: 'new-branch', base: await git.repo.currentBranch(), branch, issueNumber };
+}
+
+/** Where the agent is, in one sentence of its task. */
+export function whereNote(plan: Plan): string {
+  if (plan.kind === 'pull') return `You are on the pull request's branch ${plan.branch}.`;
+  if (plan.kind === 'fork') return "You are on the pull request's head commit.";
+  return `You are on ${plan.base}; your changes will go to a new branch.`;
+}

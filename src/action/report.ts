@@ -1,0 +1,81 @@
+import { ZERO_USAGE } from '../core/usage.js';
+import type { FinalReport } from '../report/comment.js';
+import type { Redactor } from '../report/redact.js';
+import { jobSummary } from '../report/summary.js';
+import type { TaskResult } from '../task.js';
+import type { Delivery } from './deliver.js';
+import type { ActionIo } from './io.js';
+
+type OutputName =
+  | 'conclusion'
+  | 'result'
+  | 'branch'
+  | 'commit-sha'
+  | 'pr-url'
+  | 'comment-url'
+  | 'steps'
+  | 'input-tokens'
+  | 'output-tokens'
+  | 'cache-read-tokens'
+  | 'cost-usd'
+  | 'transcript';
+export type Outputs = Partial<Record<OutputName, string>>;
+
+/** Sets the step's outputs, each redacted: outputs are visible to every later step. */
+export function setOutputs(io: ActionIo, redactor: Redactor, outputs: Outputs): void {
+  for (const [name, value] of Object.entries(outputs)) io.setOutput(name, redactor.redact(value ?? ''));
+}
+
+/** The run as the final comment and the job summary show it. */
+export function finalReport(result: TaskResult, delivery: Delivery, o: { runUrl: string; startedAt: number; notes: string[] }): FinalReport {
+  return {
+    conclusion: result.conclusion,
+    reason: result.reason,
+    result: result.result,
+    runUrl: o.runUrl,
+    steps: result.steps,
+    usage: result.usage,
+    costUsd: result.costUsd,
+    durationMs: Date.now() - o.startedAt,
+    diff: delivery.diff,
+    diffStat: delivery.diffStat,
+    changedFiles: delivery.changedFiles,
+    pushed: delivery.pushed,
+    ...(delivery.commit ? { commit: delivery.commit } : {}),
+    ...(delivery.pr ? { pr: { url: delivery.pr.url, number: delivery.pr.number } } : {}),
+    ...(delivery.branch ? { branch: delivery.branch } : {}),
+    ...(o.notes.length > 0 ? { note: o.notes.join(' ') } : {}),
+  };
+}
+
+/** A run that failed before it could report anything else. */
+export function failedReport(message: string, runUrl: string, startedAt: number): FinalReport {
+  const nothing = { diff: '', diffStat: '', changedFiles: [], pushed: false };
+  return { conclusion: 'error', reason: message, result: '', runUrl, steps: 0, usage: ZERO_USAGE, costUsd: 0, durationMs: Date.now() - startedAt, ...nothing };
+}
+
+export interface Published {
+  commentUrl: string;
+  transcript: string;
+  /** Who asked, for the summary: "comment by @octocat". */
+  trigger: string;
+}
+
+/** The job summary and the outputs. */
+export async function publish(io: ActionIo, redactor: Redactor, report: FinalReport, result: TaskResult, delivery: Delivery, p: Published): Promise<void> {
+  await io.summary(redactor.redact(jobSummary({ ...report, trigger: p.trigger })));
+  setOutputs(io, redactor, {
+    conclusion: result.conclusion,
+    result: result.result,
+    branch: delivery.pushed ? (delivery.branch ?? '') : '',
+    'commit-sha': delivery.commit?.sha ?? '',
+    'pr-url': delivery.pr?.url ?? '',
+    'comment-url': p.commentUrl,
+    steps: String(result.steps),
+    'input-tokens': String(result.usage.input_tokens),
+    'output-tokens': String(result.usage.output_tokens),
+    'cache-read-tokens': String(result.usage.cache_read_input_tokens),
+    'cost-usd': result.costUsd.toFixed(6),
+    transcript: p.transcript,
+  });
+}

@@ -1,0 +1,32 @@
+import { realpathSync } from 'node:fs';
+import type { Sandbox, SandboxOptions } from '../sandbox/index.js';
+import { toolEnvironment } from '../tools/env.js';
+import type { ActionIo } from './io.js';
+import { load } from './lazy.js';
+import type { RunnerEnv } from './runner.js';
+import type { ActionSettings } from './settings.js';
+
+export type PrepareSandbox = (options: SandboxOptions) => Promise<Sandbox>;
+
+/** The sandbox Bash commands run in on this runner, said in the log (as a warning when there is none). */
+export async function jobSandbox(settings: ActionSettings, runner: RunnerEnv, env: NodeJS.ProcessEnv, io: ActionIo, prepare?: PrepareSandbox): Promise<Sandbox> {
+  // RUNNER_TEMP holds the step's GITHUB_OUTPUT/GITHUB_ENV files and checkout's credentials: out of reach.
+  const hide = [runner.RUNNER_TEMP].filter((p): p is string => typeof p === 'string' && p.length > 0);
+  const sandbox = await (prepare ?? (await load.sandbox()).prepareSandbox)({
+    mode: settings.sandbox,
+    network: settings.network,
+    workspace: realpathSync(runner.GITHUB_WORKSPACE),
+    ...(env['HOME'] ? { home: env['HOME'] } : {}),
+    hide,
+    readOnlyInWorkspace: ['.git/config', '.git/hooks'],
+    env: toolEnvironment(env),
+    githubHosted: env['RUNNER_ENVIRONMENT'] === 'github-hosted',
+  });
+  (sandbox.kind === 'none' && settings.sandbox !== 'off' ? io.warning : io.info)(`agent-action: ${sandbox.description}`);
+  return sandbox;
+}
+
+/** What the final comment must say about the sandbox: that commands ran without one, if they did. */
+export function sandboxNote(sandbox: Sandbox, settings: ActionSettings): string | undefined {
+  return sandbox.kind === 'none' && settings.sandbox !== 'off' ? sandbox.description : undefined;
+}

@@ -1,0 +1,113 @@
+import type { Todo } from '../core/todo.js';
+import type { GitHub } from '../github/client.js';
+import { commentPlace, runMarker, TrackingComment, type IssueComment } from '../github/comments.js';
+import type { GitHubEvent } from '../github/event.js';
+import { react } from '../github/reactions.js';
+import type { Trigger } from '../github/trigger.js';
+import { COMMENT_LIMIT, finalComment, progressComment, type FinalReport } from '../report/comment.js';
+import type { Redactor } from '../report/redact.js';
+import type { TaskEvents } from '../task.js';
+import { describeToolCall } from '../tools/catalog.js';
+import type { ActionIo } from './io.js';
+
+export interface TrackingInput {
+  gh: GitHub;
+  owner: string;
+  name: string;
+  event: GitHubEvent;
+  trigger: Trigger;
+  io: ActionIo;
+  redactor: Redactor;
+  runId: string;
+  runUrl: string;
+  startedAt: number;
+  /** The thread's comments, already being listed: a re-run finds its comment among them. */
+  comments?: Promise<IssueComment[]>;
+}
+
+/** The tracking comment of one run and the 👀 reaction: created early, edited as the run goes. */
+export class Tracking {
+  /** Created while the context is read and the loop starts; progress waits for it, the first request does not. */
+  private ready: Promise<TrackingComment | null> = Promise.resolve(null);
+  private comment: TrackingComment | null = null;
+  private reaction: Promise<void> = Promise.resolve();
+  private readonly marker: string;
+  private todos: Todo[] = [];
+  private steps = 0;
+  private costUsd = 0;
+
+  constructor(private readonly t: TrackingInput) {
+    this.marker = runMarker(t.runId);
+  }
+
+  /** The comment's address once it exists, else ''. */
+  get url(): string {
+    return this.comment?.url ?? '';
+  }
+
+  /** Starts the comment, then the reaction: GitHub spaces writes a second apart, and the comment matters more. */
+  start(): void {
+    const { gh, owner, name, event, trigger, io, redactor, comments } = this.t;
+    const place = commentPlace(event, trigger);
+    const deps = { gh, owner, repo: name, redact: (t: string) => redactor.redact(t), log: io.warning, ...(comments ? { comments } : {}) };
+    this.ready = place ? TrackingComment.start(deps, place, this.marker, this.progressBody('Reading the request')) : Promise.resolve(null);
+    this.ready.then((c) => (this.comment = c)).catch(() => undefined);
+    this.reaction = this.ready
+      .catch(() => null)
+      .then(() => react(gh, owner, name, trigger))
+      .catch((e: unknown) => io.warning(`could not add a reaction: ${String(e)}`));
+  }
+
+  private withMarker(body: string): string {
+    return `${body}\n${this.marker}`;
+  }
+
+  private progressBody(currentStep: string | null): string {
+    const { runUrl, trigger, startedAt } = this.t;
+    const { todos, steps, costUsd } = this;
+    return this.withMarker(progressComment({ runUrl, task: trigger.task, todos, currentStep, steps, costUsd, startedAt, now: Date.now() }));
+  }
+
+  private progress(currentStep: string | null): void {
+    void this.ready.then((c) => c?.update(this.progressBody(currentStep))).catch(() => undefined);
+  }
+
+  /** The loop's progress, for the log and the comment. */
+  events(): TaskEvents {
+    const { io, redactor } = this.t;
+    return {
+      onTodos: (todos) => {
+        this.todos = todos;
+        this.progress(null);
+      },
+      onToolStart: (call) => {
+        const line = `${call.name} ${describeToolCall(call.name, call.input)}`.trim();
+        io.info(redactor.redact(`→ ${line}`));
+        this.progress(line);
+      },
+      onStep: (s) => {
+        this.steps = s.step;
+        this.costUsd = s.totalCostUsd;
+      },
+      onNotice: (m) => io.info(redactor.redact(m)),
+    };
+  }
+
+  /** The comment once it exists; if it could not be made, the summary and outputs still report the run. */
+  private async settled(): Promise<TrackingComment | null> {
+    try {
+      this.comment = await this.ready;
+    } catch (error) {
+      this.t.io.warning(`the tracking comment could not be created: ${this.t.redactor.redact(error instanceof Error ? error.message : String(error))}`);
+      this.comment = null;
+    }
+    await this.reaction;
+    return this.comment;
+  }
+
+  /** The final text, in place of the progress. */
+  async finish(report: FinalReport): Promise<void> {
+    const comment = await this.settled();
+    await comment?.finish(this.withMarker(finalComment(report, COMMENT_LIMIT - this.marker.length - 1)));
+  }
+}

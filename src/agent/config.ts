@@ -1,0 +1,50 @@
+import type { Model } from '../core/model.js';
+import type { Message } from '../core/messages.js';
+import type { ToolCall, ToolOutcome, ToolSet } from '../core/tools.js';
+import type { Usage } from '../core/usage.js';
+import type { Conclusion, Limits } from './limits.js';
+import type { Sleep } from './timing.js';
+import type { TranscriptWriter } from './transcript.js';
+
+/** Progress as it happens, for the CLI's stderr and the action's tracking comment. */
+export interface LoopEvents {
+  onText?(delta: string): void;
+  onToolStart?(call: ToolCall): void;
+  onToolEnd?(call: ToolCall, outcome: ToolOutcome, ms: number): void;
+  onStep?(info: { step: number; usage: Usage; costUsd: number; totalCostUsd: number; stopReason: string | null }): void;
+  /** Retries, compaction and other things worth a line in the log. */
+  onNotice?(message: string): void;
+}
+
+export interface LoopConfig {
+  model: Model;
+  /** The tools offered and run; their specs are read again before every call. */
+  tools: ToolSet;
+  /** With the tools' specs, the start of the cached prefix: it never changes during a run. */
+  system: string;
+  limits: Limits;
+  signal: AbortSignal;
+  /** max_tokens of each model call. */
+  maxTokens: number;
+  /** Retries of a stream that broke after it began (HTTP errors are the model client's to retry). */
+  streamRetries: number;
+  /** Prompt size in tokens past which older tool output is cleared. */
+  compactAtTokens: number;
+  transcript?: TranscriptWriter;
+  events?: LoopEvents;
+  clock?: () => number;
+  sleep?: Sleep;
+}
+
+export interface LoopResult {
+  conclusion: Conclusion;
+  /** Why the run ended, in words; empty on success. */
+  reason: string;
+  /** The model's final text (on success), or its latest text otherwise. */
+  result: string;
+  steps: number;
+  usage: Usage;
+  costUsd: number;
+  lastPromptTokens: number;
+  messages: Message[];
+}

@@ -1,0 +1,8 @@
+/** How a run ended; the action's `conclusion` output. */
+export type Conclusion = 'success' | 'max-steps' | 'budget' | 'timeout' | 'cancelled' | 'refusal' | 'error';
+
+export interface Stop {
+  conclusion: Conclusion;
+  /** Why, in words; empty on success. */
+  reason: string;
+}

@@ -1,0 +1,61 @@
+import type { Block, Message } from './messages.js';
+import type { ToolSpec } from './tools.js';
+import type { Usage } from './usage.js';
+
+/** Why a model turn ended, in the loop's words; each adapter maps its provider's reasons. */
+export type TurnStop = 'end' | 'tool_use' | 'max_tokens' | 'context_full' | 'pause' | 'refusal';
+
+export interface ModelRequest {
+  system: string;
+  tools: readonly ToolSpec[];
+  messages: readonly Message[];
+  maxTokens: number;
+  signal: AbortSignal;
+  /** Text as it arrives, for live progress. */
+  onText?: (delta: string) => void;
+  /** The response has begun: the request is out and the model is working. */
+  onConnect?: () => void;
+}
+
+export interface ModelTurn {
+  content: Block[];
+  stop: TurnStop;
+  /** The provider's own word for the stop, kept for the transcript. */
+  stopReason: string | null;
+  usage: Usage;
+  /** What this call cost, priced by the adapter. */
+  costUsd: number;
+  /** The model that answered, as the provider names it. */
+  model: string;
+}
+
+/** One provider's model: request shaping, caching, stop reasons, errors, retries and prices. */
+export interface Model {
+  readonly id: string;
+  send(request: ModelRequest): Promise<ModelTurn>;
+}
+
+/**
+ * `stream`: the response broke after it began (the loop retries it). `fatal`: a request the API
+ * will never accept as sent (bad key, unknown model, a spend limit). `exhausted`: retryable errors
+ * outlived the retries. `aborted`: cancelled or out of time. `too_long`: the prompt does not fit.
+ */
+export type ModelErrorKind = 'stream' | 'fatal' | 'exhausted' | 'aborted' | 'too_long';
+
+/** What a failed call was still billed for (a stream cut after it began still costs its input). */
+export interface Billed {
+  usage: Usage;
+  costUsd: number;
+}
+
+export class ModelError extends Error {
+  override name = 'ModelError';
+  constructor(
+    message: string,
+    readonly kind: ModelErrorKind,
+    readonly billed: Billed | null,
+    readonly status?: number,
+  ) {
+    super(message);
+  }
+}

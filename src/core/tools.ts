@@ -1,0 +1,42 @@
+import type { ImageBlock, TextBlock } from './messages.js';
+
+/** A call the model made. */
+export interface ToolCall {
+  id: string;
+  name: string;
+  input: unknown;
+}
+
+/** What a call gave back; errors are outcomes too, so the model can act on them. */
+export interface ToolOutcome {
+  content: string | (TextBlock | ImageBlock)[];
+  isError: boolean;
+}
+
+/** What the model is told about a tool: enough for a request without loading the tool itself. */
+export interface ToolSpec {
+  name: string;
+  description: string;
+  /** Read-only calls of one turn run together; the others one at a time, in order. */
+  readOnly: boolean;
+  input_schema: { type: 'object'; [key: string]: unknown };
+  /** The input field that says what a call does, for progress lines (e.g. `file_path`). */
+  keyArgument?: string;
+  /** The input field naming the file a successful call wrote, for change tracking. */
+  writesFile?: string;
+}
+
+/** The only tool API the loop sees. Wrappers (rules, hooks, change tracking) are ToolSets too. */
+export interface ToolSet {
+  /** The tools to offer, read again before every model call. */
+  specs(): readonly ToolSpec[];
+  isReadOnly(name: string): boolean;
+  /** Validates, runs and caps one call. Never throws: every failure is an is_error outcome. */
+  execute(call: ToolCall, signal: AbortSignal): Promise<ToolOutcome>;
+}
+
+/** The text of an outcome, images left out: for logs, progress lines and failure counting. */
+export function outcomeText(outcome: ToolOutcome): string {
+  if (typeof outcome.content === 'string') return outcome.content;
+  return outcome.content.map((part) => (part.type === 'text' ? part.text : '[image]')).join('\n');
+}
