@@ -71,7 +71,16 @@ describe('streaming replies', () => {
 
   it('delivers tool_use input intact through input_json_delta chunks and stops for tool_use', async () => {
     const input = { path: 'src/ünïcode 🚀.ts', lines: [1, 2, 3], nested: { ok: true } };
-    const server = await start({ script: [{ content: [{ type: 'text', text: 'Reading.' }, { type: 'tool_use', name: 'read_file', input }] }] });
+    const server = await start({
+      script: [
+        {
+          content: [
+            { type: 'text', text: 'Reading.' },
+            { type: 'tool_use', name: 'read_file', input },
+          ],
+        },
+      ],
+    });
     const partials: string[] = [];
     const stream = clientFor(server).messages.stream({ model: MODEL, max_tokens: 64, tools: [readFile], messages: [userSays('read it')] });
     stream.on('inputJson', (partial) => partials.push(partial));
@@ -86,7 +95,12 @@ describe('streaming replies', () => {
   it('round-trips thinking with its signature and rejects tampered thinking', async () => {
     const server = await start({
       script: [
-        { content: [{ type: 'thinking', thinking: 'Let me consider this.' }, { type: 'text', text: 'Done.' }] },
+        {
+          content: [
+            { type: 'thinking', thinking: 'Let me consider this.' },
+            { type: 'text', text: 'Done.' },
+          ],
+        },
         { content: [{ type: 'text', text: 'Again.' }] },
       ],
     });
@@ -99,7 +113,13 @@ describe('streaming replies', () => {
 
     const history: Turn[] = [
       userSays('think'),
-      { role: 'assistant', content: [{ type: 'thinking', thinking: thinking.thinking, signature: thinking.signature }, { type: 'text', text: 'Done.' }] },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'thinking', thinking: thinking.thinking, signature: thinking.signature },
+          { type: 'text', text: 'Done.' },
+        ],
+      },
       userSays('more'),
     ];
     await expect(ask(client, history)).resolves.toMatchObject({ content: [{ type: 'text', text: 'Again.' }] });
@@ -114,14 +134,25 @@ describe('streaming replies', () => {
   });
 
   it('streams a redacted_thinking block whole', async () => {
-    const server = await start({ script: [{ content: [{ type: 'redacted_thinking', data: 'EmwKAhgBEgy3va3pzix' }, { type: 'text', text: 'ok' }] }] });
+    const server = await start({
+      script: [
+        {
+          content: [
+            { type: 'redacted_thinking', data: 'EmwKAhgBEgy3va3pzix' },
+            { type: 'text', text: 'ok' },
+          ],
+        },
+      ],
+    });
     const message = await ask(clientFor(server), [userSays('hi')]);
     expect(message.content[0]).toEqual({ type: 'redacted_thinking', data: 'EmwKAhgBEgy3va3pzix' });
   });
 
   it('streams a partial tool_use JSON when the script stops for max_tokens', async () => {
     const server = await start({
-      script: [{ content: [{ type: 'tool_use_partial', name: 'read_file', partialJson: '{"path": "src/very/lo' }], stop_reason: 'max_tokens' }],
+      script: [
+        { content: [{ type: 'tool_use_partial', name: 'read_file', partialJson: '{"path": "src/very/lo' }], stop_reason: 'max_tokens' },
+      ],
     });
     const partials: string[] = [];
     const stream = clientFor(server).messages.stream({ model: MODEL, max_tokens: 16, tools: [readFile], messages: [userSays('go')] });
@@ -133,7 +164,7 @@ describe('streaming replies', () => {
     expect(message.content[0]).toMatchObject({ type: 'tool_use', name: 'read_file' });
   });
 
-  it("lets a function script see each request and its position", async () => {
+  it('lets a function script see each request and its position', async () => {
     const seen: number[] = [];
     const server = await start({
       script: (req, index) => {
@@ -173,12 +204,24 @@ describe('request validation', () => {
     const textFirst: Turn[] = [
       userSays('go'),
       call,
-      { role: 'user', content: [{ type: 'text', text: 'here:' }, { type: 'tool_result', tool_use_id: 'toolu_a', content: 'data' }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'here:' },
+          { type: 'tool_result', tool_use_id: 'toolu_a', content: 'data' },
+        ],
+      },
     ];
     const strayResult: Turn[] = [
       userSays('go'),
       call,
-      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_a' }, { type: 'tool_result', tool_use_id: 'toolu_zzz' }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'tool_result', tool_use_id: 'toolu_a' },
+          { type: 'tool_result', tool_use_id: 'toolu_zzz' },
+        ],
+      },
     ];
     await expect(ask(client, textFirst, { tools: [readFile] })).rejects.toBeInstanceOf(BadRequestError);
     await expect(ask(client, strayResult, { tools: [readFile] })).rejects.toBeInstanceOf(BadRequestError);
@@ -223,7 +266,10 @@ describe('request validation', () => {
     const raw = await rawPost(server, body, { 'anthropic-version': '2023-06-01' });
     expect(raw.status).toBe(401);
     expect(raw.headers.get('request-id')).toMatch(/^req_/);
-    expect(await raw.json()).toMatchObject({ type: 'error', error: { type: 'authentication_error', message: 'x-api-key header is required' } });
+    expect(await raw.json()).toMatchObject({
+      type: 'error',
+      error: { type: 'authentication_error', message: 'x-api-key header is required' },
+    });
 
     await expect(ask(clientFor(server), [userSays('hi')])).rejects.toBeInstanceOf(AuthenticationError);
     expect(server.validationErrors).toEqual(['x-api-key header is required', 'invalid x-api-key']);
@@ -348,7 +394,9 @@ describe('failures on the wire', () => {
   });
 
   it('cuts a 200 stream mid-way so the SDK stream rejects, after reporting the input usage', async () => {
-    const server = await start({ script: [{ kind: 'cut', content: [{ type: 'text', text: 'a long answer that never ends' }], afterEvents: 4 }] });
+    const server = await start({
+      script: [{ kind: 'cut', content: [{ type: 'text', text: 'a long answer that never ends' }], afterEvents: 4 }],
+    });
     const stream = clientFor(server).messages.stream({ model: MODEL, max_tokens: 64, messages: [userSays('hi')] });
     let started = false;
     stream.on('streamEvent', (event) => {
@@ -391,11 +439,29 @@ describe('system-role messages', () => {
     try {
       const client = new Anthropic({ apiKey: 'k', baseURL: server.url, maxRetries: 0 });
       const ok = await client.messages
-        .stream({ model: 'm', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }, { role: 'system', content: 'Be brief.' }, { role: 'assistant', content: 'Sure' }, { role: 'user', content: 'go' }] })
+        .stream({
+          model: 'm',
+          max_tokens: 10,
+          messages: [
+            { role: 'user', content: 'hi' },
+            { role: 'system', content: 'Be brief.' },
+            { role: 'assistant', content: 'Sure' },
+            { role: 'user', content: 'go' },
+          ],
+        })
         .finalMessage();
       expect(ok.content).toEqual([expect.objectContaining({ type: 'text', text: 'ok' })]);
       await expect(
-        client.messages.stream({ model: 'm', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }, { role: 'system', content: [] }] }).finalMessage(),
+        client.messages
+          .stream({
+            model: 'm',
+            max_tokens: 10,
+            messages: [
+              { role: 'user', content: 'hi' },
+              { role: 'system', content: [] },
+            ],
+          })
+          .finalMessage(),
       ).rejects.toThrow(/system messages take non-empty text only/);
     } finally {
       await server.close();

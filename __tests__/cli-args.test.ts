@@ -4,12 +4,36 @@ import { VERSION } from '../src/version.js';
 
 describe('CLI arguments', () => {
   it('reads every option of the contract', () => {
-    const parsed = parseCli(['--cwd', '/repo', '--model', 'claude-opus-5-5', '--max-steps', '7', '--max-cost-usd', '0.5', '--timeout-minutes', '3', '--allowed-tools', 'Read,Grep', '--transcript', 't.jsonl', '--json', 'fix', 'it']);
+    const parsed = parseCli([
+      '--cwd',
+      '/repo',
+      '--model',
+      'claude-opus-5-5',
+      '--max-steps',
+      '7',
+      '--max-cost-usd',
+      '0.5',
+      '--timeout-minutes',
+      '3',
+      '--allowed-tools',
+      'Read,Grep',
+      '--transcript',
+      't.jsonl',
+      '--json',
+      'fix',
+      'it',
+    ]);
     expect(parsed.kind).toBe('run');
     if (parsed.kind !== 'run') return;
     expect(parsed.options.prompt).toBe('fix it');
     expect(parsed.options.cwd).toBe('/repo');
-    expect(parsed.options.settings).toMatchObject({ model: 'claude-opus-5-5', maxSteps: 7, maxCostUsd: 0.5, timeoutMinutes: 3, allowedTools: ['Read', 'Grep'] });
+    expect(parsed.options.settings).toMatchObject({
+      model: 'claude-opus-5-5',
+      maxSteps: 7,
+      maxCostUsd: 0.5,
+      timeoutMinutes: 3,
+      allowedTools: ['Read', 'Grep'],
+    });
     expect(parsed.options.transcript).toBe('t.jsonl');
     expect(parsed.options.json).toBe(true);
   });
@@ -17,7 +41,13 @@ describe('CLI arguments', () => {
   it('uses the documented defaults', () => {
     const parsed = parseCli(['task']);
     if (parsed.kind !== 'run') throw new Error(parsed.kind);
-    expect(parsed.options.settings).toMatchObject({ model: 'claude-sonnet-5-5', maxSteps: 40, maxCostUsd: 5, maxRetries: 5, timeoutMinutes: 30 });
+    expect(parsed.options.settings).toMatchObject({
+      model: 'claude-sonnet-5-5',
+      maxSteps: 40,
+      maxCostUsd: 5,
+      maxRetries: 5,
+      timeoutMinutes: 30,
+    });
     expect(parsed.options.settings.allowedTools).toEqual(['Read', 'Write', 'Edit', 'Bash', 'Glob', 'Grep', 'TodoWrite']);
   });
 
@@ -44,7 +74,9 @@ describe('CLI arguments', () => {
 
 describe('price overrides', () => {
   it('take JSON from --prices, fill cache prices from the input price, and win over AGENT_ACTION_PRICES', () => {
-    const parsed = parseCli(['--prices', '{"my-model": {"input": 1, "output": 5}}', 'task'], { AGENT_ACTION_PRICES: '{"other": {"input": 9, "output": 9}}' });
+    const parsed = parseCli(['--prices', '{"my-model": {"input": 1, "output": 5}}', 'task'], {
+      AGENT_ACTION_PRICES: '{"other": {"input": 9, "output": 9}}',
+    });
     if (parsed.kind !== 'run') throw new Error(parsed.kind);
     expect(parsed.options.settings.prices).toEqual({ 'my-model': { input: 1, output: 5, cacheRead: 0.1, cacheWrite: 1.25 } });
   });

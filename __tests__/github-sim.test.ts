@@ -26,10 +26,7 @@ function baseIssues(): SimIssue[] {
       body: 'It crashes.',
       user: human('alice'),
       labels: ['bug'],
-      comments: [
-        seededComment(10, '/agent fix it', '2024-03-01T10:00:00Z'),
-        seededComment(11, 'me too', '2024-03-02T10:00:00Z', 'carol'),
-      ],
+      comments: [seededComment(10, '/agent fix it', '2024-03-01T10:00:00Z'), seededComment(11, 'me too', '2024-03-02T10:00:00Z', 'carol')],
     },
     {
       number: 5,
@@ -88,7 +85,12 @@ interface LogSink {
 
 // Octokit reports failed requests through its logger; collecting them keeps the test output clean
 // and lets a test assert that no deprecation or other warning was raised.
-function quietLog(sink: LogSink = { warn: [], error: [] }): { debug: () => void; info: () => void; warn: (m: string) => void; error: (m: string) => void } {
+function quietLog(sink: LogSink = { warn: [], error: [] }): {
+  debug: () => void;
+  info: () => void;
+  warn: (m: string) => void;
+  error: (m: string) => void;
+} {
   return { debug: () => {}, info: () => {}, warn: (m) => sink.warn.push(String(m)), error: (m) => sink.error.push(String(m)) };
 }
 
@@ -123,7 +125,14 @@ describe('repository and permissions', () => {
   it('serves the repository', async () => {
     const sim = await start({ defaultBranch: 'trunk', private: true });
     const { data } = await client(sim).rest.repos.get({ owner: 'o', repo: 'r' });
-    expect(data).toMatchObject({ name: 'r', full_name: 'o/r', private: true, default_branch: 'trunk', html_url: 'https://github.com/o/r', owner: { login: 'o' } });
+    expect(data).toMatchObject({
+      name: 'r',
+      full_name: 'o/r',
+      private: true,
+      default_branch: 'trunk',
+      html_url: 'https://github.com/o/r',
+      owner: { login: 'o' },
+    });
     expect(typeof data.id).toBe('number');
   });
 
@@ -177,7 +186,14 @@ describe('issues and comments', () => {
     const sim = await start();
     const gh = client(sim);
     const { data: issue } = await gh.rest.issues.get({ owner: 'o', repo: 'r', issue_number: 1 });
-    expect(issue).toMatchObject({ number: 1, title: 'Bug: crash on start', state: 'open', comments: 2, html_url: 'https://github.com/o/r/issues/1', user: { login: 'alice', type: 'User' } });
+    expect(issue).toMatchObject({
+      number: 1,
+      title: 'Bug: crash on start',
+      state: 'open',
+      comments: 2,
+      html_url: 'https://github.com/o/r/issues/1',
+      user: { login: 'alice', type: 'User' },
+    });
     expect(issue.labels).toEqual([expect.objectContaining({ name: 'bug' })]);
     expect(issue.pull_request).toBeUndefined();
 
@@ -217,7 +233,9 @@ describe('issues and comments', () => {
   });
 
   it('paginates 150 comments with Link headers and filters by since', async () => {
-    const many = Array.from({ length: 150 }, (_, i) => seededComment(100 + i, `c${i}`, new Date(Date.UTC(2024, 0, 1, 0, i)).toISOString().replace('.000Z', 'Z')));
+    const many = Array.from({ length: 150 }, (_, i) =>
+      seededComment(100 + i, `c${i}`, new Date(Date.UTC(2024, 0, 1, 0, i)).toISOString().replace('.000Z', 'Z')),
+    );
     const sim = await start({ issues: [{ number: 3, title: 't', body: null, user: human('alice'), comments: many }] });
     const gh = client(sim);
 
@@ -232,7 +250,12 @@ describe('issues and comments', () => {
     const pages = sim.requests.filter((r) => r.path === '/repos/o/r/issues/3/comments').slice(1);
     expect(pages.map((r) => r.query)).toEqual([{ per_page: '100' }, { per_page: '100', page: '2' }]);
 
-    const recent = await gh.paginate(gh.rest.issues.listComments, { owner: 'o', repo: 'r', issue_number: 3, since: '2024-01-01T02:00:00Z' });
+    const recent = await gh.paginate(gh.rest.issues.listComments, {
+      owner: 'o',
+      repo: 'r',
+      issue_number: 3,
+      since: '2024-01-01T02:00:00Z',
+    });
     expect(recent.map((c) => c.body)).toEqual(many.slice(120).map((c) => c.body));
   });
 
@@ -247,14 +270,18 @@ describe('issues and comments', () => {
     expect(again.data.id).toBe(first.data.id);
 
     expect((await gh.rest.reactions.createForIssue({ owner: 'o', repo: 'r', issue_number: 1, content: 'rocket' })).status).toBe(201);
-    expect((await gh.rest.reactions.createForPullRequestReviewComment({ owner: 'o', repo: 'r', comment_id: 20, content: '+1' })).status).toBe(201);
+    expect(
+      (await gh.rest.reactions.createForPullRequestReviewComment({ owner: 'o', repo: 'r', comment_id: 20, content: '+1' })).status,
+    ).toBe(201);
     expect(sim.reactions).toEqual([
       { target: 'comment:10', content: 'eyes', user: 'github-actions[bot]' },
       { target: 'issue:1', content: 'rocket', user: 'github-actions[bot]' },
       { target: 'review-comment:20', content: '+1', user: 'github-actions[bot]' },
     ]);
 
-    expect((await rejection(gh.rest.reactions.createForIssueComment({ owner: 'o', repo: 'r', comment_id: 999, content: 'eyes' }))).status).toBe(404);
+    expect(
+      (await rejection(gh.rest.reactions.createForIssueComment({ owner: 'o', repo: 'r', comment_id: 999, content: 'eyes' }))).status,
+    ).toBe(404);
     // Octokit's types only admit valid contents, so the invalid one goes over plain fetch.
     const bad = await fetch(`${sim.url}/repos/o/r/issues/comments/10/reactions`, {
       method: 'POST',
@@ -262,7 +289,10 @@ describe('issues and comments', () => {
       body: JSON.stringify({ content: 'party' }),
     });
     expect(bad.status).toBe(422);
-    expect(await bad.json()).toMatchObject({ message: 'Validation Failed', errors: [{ resource: 'Reaction', field: 'content', code: 'invalid' }] });
+    expect(await bad.json()).toMatchObject({
+      message: 'Validation Failed',
+      errors: [{ resource: 'Reaction', field: 'content', code: 'invalid' }],
+    });
   });
 });
 
@@ -278,7 +308,12 @@ describe('pull requests', () => {
       draft: false,
       html_url: 'https://github.com/o/r/pull/5',
       user: { login: 'mallory', type: 'User' },
-      head: { ref: 'fix-crash', sha: 'a'.repeat(40), label: 'mallory:fix-crash', repo: { full_name: 'mallory/r', fork: true, clone_url: 'https://github.com/mallory/r.git' } },
+      head: {
+        ref: 'fix-crash',
+        sha: 'a'.repeat(40),
+        label: 'mallory:fix-crash',
+        repo: { full_name: 'mallory/r', fork: true, clone_url: 'https://github.com/mallory/r.git' },
+      },
       base: { ref: 'main', sha: 'b'.repeat(40), repo: { full_name: 'o/r', fork: false } },
       changed_files: 45,
     });
@@ -294,18 +329,47 @@ describe('pull requests', () => {
     const gh = client(sim);
     const files = await gh.paginate(gh.rest.pulls.listFiles, { owner: 'o', repo: 'r', pull_number: 5 });
     expect(files).toHaveLength(45);
-    expect(files[0]).toMatchObject({ filename: 'src/f0.ts', status: 'added', additions: 1, deletions: 1, changes: 2, patch: '@@ -1 +1 @@\n-x0\n+y0' });
+    expect(files[0]).toMatchObject({
+      filename: 'src/f0.ts',
+      status: 'added',
+      additions: 1,
+      deletions: 1,
+      changes: 2,
+      patch: '@@ -1 +1 @@\n-x0\n+y0',
+    });
     expect(sim.requests.filter((r) => r.path.endsWith('/files'))).toHaveLength(2);
   });
 
   it('creates a pull request, rejects a duplicate with 422, and finds it by head', async () => {
     const sim = await start();
     const gh = client(sim);
-    const { data, status } = await gh.rest.pulls.create({ owner: 'o', repo: 'r', title: 'Agent fix', body: 'Closes #1', head: 'agent/fix-1', base: 'main', draft: true });
+    const { data, status } = await gh.rest.pulls.create({
+      owner: 'o',
+      repo: 'r',
+      title: 'Agent fix',
+      body: 'Closes #1',
+      head: 'agent/fix-1',
+      base: 'main',
+      draft: true,
+    });
     expect(status).toBe(201);
-    expect(data).toMatchObject({ number: 6, draft: true, html_url: 'https://github.com/o/r/pull/6', head: { ref: 'agent/fix-1', repo: { full_name: 'o/r' } }, base: { ref: 'main' } });
+    expect(data).toMatchObject({
+      number: 6,
+      draft: true,
+      html_url: 'https://github.com/o/r/pull/6',
+      head: { ref: 'agent/fix-1', repo: { full_name: 'o/r' } },
+      base: { ref: 'main' },
+    });
     expect(sim.pullsCreated).toEqual([
-      { number: 6, title: 'Agent fix', body: 'Closes #1', head: 'agent/fix-1', base: 'main', draft: true, html_url: 'https://github.com/o/r/pull/6' },
+      {
+        number: 6,
+        title: 'Agent fix',
+        body: 'Closes #1',
+        head: 'agent/fix-1',
+        base: 'main',
+        draft: true,
+        html_url: 'https://github.com/o/r/pull/6',
+      },
     ]);
     expect(sim.issues.get(6)?.pull?.headRef).toBe('agent/fix-1');
 
@@ -328,28 +392,55 @@ describe('pull requests', () => {
   it('lists review comments and replies in their thread', async () => {
     const sim = await start();
     const gh = client(sim);
-    const { data: reply, status } = await gh.rest.pulls.createReplyForReviewComment({ owner: 'o', repo: 'r', pull_number: 5, comment_id: 20, body: 'Because of the crash.' });
+    const { data: reply, status } = await gh.rest.pulls.createReplyForReviewComment({
+      owner: 'o',
+      repo: 'r',
+      pull_number: 5,
+      comment_id: 20,
+      body: 'Because of the crash.',
+    });
     expect(status).toBe(201);
     expect(reply).toMatchObject({ in_reply_to_id: 20, path: 'src/f1.ts', line: 1, user: { login: 'github-actions[bot]' } });
     expect(reply.html_url).toBe(`https://github.com/o/r/pull/5#discussion_r${reply.id}`);
-    const { data: nested } = await gh.rest.pulls.createReplyForReviewComment({ owner: 'o', repo: 'r', pull_number: 5, comment_id: reply.id, body: 'Also this.' });
+    const { data: nested } = await gh.rest.pulls.createReplyForReviewComment({
+      owner: 'o',
+      repo: 'r',
+      pull_number: 5,
+      comment_id: reply.id,
+      body: 'Also this.',
+    });
     expect(nested.in_reply_to_id).toBe(20);
 
     const listed = await gh.paginate(gh.rest.pulls.listReviewComments, { owner: 'o', repo: 'r', pull_number: 5 });
-    expect(listed.map((c) => [c.id, c.in_reply_to_id])).toEqual([[20, undefined], [reply.id, 20], [nested.id, 20]]);
+    expect(listed.map((c) => [c.id, c.in_reply_to_id])).toEqual([
+      [20, undefined],
+      [reply.id, 20],
+      [nested.id, 20],
+    ]);
     expect(sim.issues.get(5)?.pull?.reviewComments).toHaveLength(3);
-    expect((await rejection(gh.rest.pulls.createReplyForReviewComment({ owner: 'o', repo: 'r', pull_number: 5, comment_id: 777, body: 'x' }))).status).toBe(404);
+    expect(
+      (await rejection(gh.rest.pulls.createReplyForReviewComment({ owner: 'o', repo: 'r', pull_number: 5, comment_id: 777, body: 'x' })))
+        .status,
+    ).toBe(404);
   });
 });
 
 describe('contents, check runs and job logs', () => {
   it('round-trips file contents through base64, per ref', async () => {
     const text = 'héllo wörld ✓\n'.repeat(20);
-    const sim = await start({ files: { main: { 'docs/README.md': text, 'docs/guide/a.md': 'a' }, feature: { 'docs/README.md': 'feature' } } });
+    const sim = await start({
+      files: { main: { 'docs/README.md': text, 'docs/guide/a.md': 'a' }, feature: { 'docs/README.md': 'feature' } },
+    });
     const gh = client(sim);
     const { data } = await gh.rest.repos.getContent({ owner: 'o', repo: 'r', path: 'docs/README.md' });
     if (Array.isArray(data) || data.type !== 'file') throw new Error('expected a file');
-    expect(data).toMatchObject({ type: 'file', encoding: 'base64', path: 'docs/README.md', name: 'README.md', size: Buffer.byteLength(text) });
+    expect(data).toMatchObject({
+      type: 'file',
+      encoding: 'base64',
+      path: 'docs/README.md',
+      name: 'README.md',
+      size: Buffer.byteLength(text),
+    });
     expect(data.sha).toMatch(/^[0-9a-f]{40}$/);
     expect(Buffer.from(data.content, 'base64').toString('utf8')).toBe(text);
 
@@ -358,7 +449,10 @@ describe('contents, check runs and job logs', () => {
     expect(Buffer.from(onBranch.data.content, 'base64').toString('utf8')).toBe('feature');
 
     const dir = await gh.rest.repos.getContent({ owner: 'o', repo: 'r', path: 'docs' });
-    expect(Array.isArray(dir.data) ? dir.data.map((e) => [e.name, e.type]) : []).toEqual([['guide', 'dir'], ['README.md', 'file']]);
+    expect(Array.isArray(dir.data) ? dir.data.map((e) => [e.name, e.type]) : []).toEqual([
+      ['guide', 'dir'],
+      ['README.md', 'file'],
+    ]);
 
     expect((await rejection(gh.rest.repos.getContent({ owner: 'o', repo: 'r', path: 'missing.md' }))).status).toBe(404);
     expect((await rejection(gh.rest.repos.getContent({ owner: 'o', repo: 'r', path: 'docs/README.md', ref: 'nope' }))).status).toBe(404);
@@ -368,7 +462,14 @@ describe('contents, check runs and job logs', () => {
     const sha = 'c'.repeat(40);
     const sim = await start({
       checkRuns: [
-        { id: 301, name: 'test', head_sha: sha, status: 'completed', conclusion: 'failure', log: '2024-01-01T00:00:00Z FAIL src/a.test.ts\n' },
+        {
+          id: 301,
+          name: 'test',
+          head_sha: sha,
+          status: 'completed',
+          conclusion: 'failure',
+          log: '2024-01-01T00:00:00Z FAIL src/a.test.ts\n',
+        },
         { id: 302, name: 'lint', head_sha: sha, status: 'in_progress', conclusion: null },
         { id: 303, name: 'test', head_sha: 'd'.repeat(40), status: 'completed', conclusion: 'success' },
       ],
@@ -380,7 +481,11 @@ describe('contents, check runs and job logs', () => {
       [301, 'test', 'completed', 'failure'],
       [302, 'lint', 'in_progress', null],
     ]);
-    expect(data.check_runs[0]).toMatchObject({ head_sha: sha, html_url: 'https://github.com/o/r/runs/301', details_url: 'https://github.com/o/r/runs/301' });
+    expect(data.check_runs[0]).toMatchObject({
+      head_sha: sha,
+      html_url: 'https://github.com/o/r/runs/301',
+      details_url: 'https://github.com/o/r/runs/301',
+    });
 
     const logs = await gh.rest.actions.downloadJobLogsForWorkflowRun({ owner: 'o', repo: 'r', job_id: 301 });
     expect(logs.status).toBe(200);
@@ -398,7 +503,9 @@ describe('faults', () => {
     const sim = await start();
     sim.fail({ method: 'POST', path: /\/issues\/\d+\/comments$/, status: 502, afterEffect: true });
     const sink: LogSink = { warn: [], error: [] };
-    const err = await rejection(client(sim, TOKEN, sink).rest.issues.createComment({ owner: 'o', repo: 'r', issue_number: 1, body: 'partial success' }));
+    const err = await rejection(
+      client(sim, TOKEN, sink).rest.issues.createComment({ owner: 'o', repo: 'r', issue_number: 1, body: 'partial success' }),
+    );
     expect(err.status).toBe(502);
     expect(err.response?.data).toMatchObject({ message: 'Server Error', status: '502' });
     expect(sim.issues.get(1)?.comments.filter((c) => c.body === 'partial success')).toHaveLength(1);
@@ -421,7 +528,12 @@ describe('faults', () => {
 
   it('has a secondary rate limit retried by the throttling plugin after retry-after', async () => {
     const sim = await start();
-    sim.fail({ path: /comments/, status: 403, message: 'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.', headers: { 'retry-after': '1' } });
+    sim.fail({
+      path: /comments/,
+      status: 403,
+      message: 'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.',
+      headers: { 'retry-after': '1' },
+    });
     const secondary: number[] = [];
     const gh = new ThrottledOctokit({
       auth: TOKEN,

@@ -12,7 +12,7 @@ afterEach(async () => {
 const text = (t: string) => ({ content: [{ type: 'text' as const, text: t }] });
 
 describe('the agent loop', () => {
-  it('ends with the model\'s text when it answers directly', async () => {
+  it("ends with the model's text when it answers directly", async () => {
     h = await harness([text('All done.')]);
     const r = await h.run();
     expect(r.reason).toBe('');
@@ -32,7 +32,12 @@ describe('the agent loop', () => {
 
   it('runs a tool and sends its result back in the next user message', async () => {
     h = await harness([
-      { content: [{ type: 'text', text: 'Writing.' }, { type: 'tool_use', id: 'toolu_w', name: 'Write', input: { file_path: 'hello.txt', content: 'hi\n' } }] },
+      {
+        content: [
+          { type: 'text', text: 'Writing.' },
+          { type: 'tool_use', id: 'toolu_w', name: 'Write', input: { file_path: 'hello.txt', content: 'hi\n' } },
+        ],
+      },
       text('Wrote it.'),
     ]);
     const r = await h.run();
@@ -46,10 +51,7 @@ describe('the agent loop', () => {
   });
 
   it('feeds a failing tool back as is_error and goes on', async () => {
-    h = await harness([
-      { content: [{ type: 'tool_use', name: 'Read', input: { file_path: 'missing.txt' } }] },
-      text('It does not exist.'),
-    ]);
+    h = await harness([{ content: [{ type: 'tool_use', name: 'Read', input: { file_path: 'missing.txt' } }] }, text('It does not exist.')]);
     const r = await h.run();
     expect(r.conclusion).toBe('success');
     const [result] = lastToolResults(h.server, 1);
@@ -59,7 +61,12 @@ describe('the agent loop', () => {
 
   it('answers input that fails the schema, and an unknown tool, with is_error saying what to change', async () => {
     h = await harness([
-      { content: [{ type: 'tool_use', name: 'Read', input: { path: 'x' } }, { type: 'tool_use', name: 'Deploy', input: {} }] },
+      {
+        content: [
+          { type: 'tool_use', name: 'Read', input: { path: 'x' } },
+          { type: 'tool_use', name: 'Deploy', input: {} },
+        ],
+      },
       text('ok'),
     ]);
     await h.run();
@@ -131,10 +138,7 @@ describe('the agent loop', () => {
   });
 
   it('sends a paused turn back as it is and joins the continuation to it', async () => {
-    h = await harness([
-      { content: [{ type: 'text', text: 'Part one.' }], stop_reason: 'pause_turn' },
-      text('Part two.'),
-    ]);
+    h = await harness([{ content: [{ type: 'text', text: 'Part one.' }], stop_reason: 'pause_turn' }, text('Part two.')]);
     const r = await h.run();
     expect(r.conclusion).toBe('success');
     const second = h.server.requests[1]!.body.messages;
@@ -154,7 +158,12 @@ describe('the agent loop', () => {
 
   it('never runs a tool_use cut off by max_tokens and tells the model', async () => {
     h = await harness([
-      { content: [{ type: 'text', text: 'Writing the file.' }, { type: 'tool_use_partial', name: 'Write', partialJson: '{"file_path": "big.txt", "content": "aaaa' }] },
+      {
+        content: [
+          { type: 'text', text: 'Writing the file.' },
+          { type: 'tool_use_partial', name: 'Write', partialJson: '{"file_path": "big.txt", "content": "aaaa' },
+        ],
+      },
       text('Retrying later.'),
     ]);
     const r = await h.run();
@@ -167,7 +176,9 @@ describe('the agent loop', () => {
   it('clears old tool output and goes on when the context window is exceeded', async () => {
     const big = 'x'.repeat(5000);
     const script = [
-      ...[1, 2, 3, 4, 5].map((n) => ({ content: [{ type: 'tool_use' as const, name: 'Bash', input: { command: `printf '${big}'; echo ${n}` } }] })),
+      ...[1, 2, 3, 4, 5].map((n) => ({
+        content: [{ type: 'tool_use' as const, name: 'Bash', input: { command: `printf '${big}'; echo ${n}` } }],
+      })),
       { content: [{ type: 'text' as const, text: 'Context filled.' }], stop_reason: 'model_context_window_exceeded' as const },
       text('Finished.'),
     ];
@@ -190,7 +201,10 @@ describe('faults', () => {
   });
 
   it('waits as long as a 429 retry-after says', async () => {
-    h = await harness([{ kind: 'error', status: 429, type: 'rate_limit_error', message: 'Rate limited', headers: { 'retry-after': '1' } }, text('ok')]);
+    h = await harness([
+      { kind: 'error', status: 429, type: 'rate_limit_error', message: 'Rate limited', headers: { 'retry-after': '1' } },
+      text('ok'),
+    ]);
     const started = Date.now();
     const r = await h.run();
     expect(r.conclusion).toBe('success');
@@ -206,7 +220,10 @@ describe('faults', () => {
   });
 
   it('does not retry a spend-limit 429', async () => {
-    h = await harness([{ kind: 'error', status: 429, type: 'rate_limit_error', message: 'You have reached your spend limit' }, text('never')], { maxRetries: 3 });
+    h = await harness(
+      [{ kind: 'error', status: 429, type: 'rate_limit_error', message: 'You have reached your spend limit' }, text('never')],
+      { maxRetries: 3 },
+    );
     const r = await h.run();
     expect(r.conclusion).toBe('error');
     expect(r.reason).toMatch(/spend limit/);
@@ -229,7 +246,9 @@ describe('faults', () => {
     const firstInput = h.server.requests[0]!.usage!;
     const secondInput = h.server.requests[1]!.usage!;
     const prompt = (u: typeof firstInput) => u.input_tokens + u.cache_read_input_tokens + u.cache_creation_input_tokens;
-    expect(r.usage.input_tokens + r.usage.cache_read_input_tokens + r.usage.cache_creation_input_tokens).toBe(prompt(firstInput) + prompt(secondInput));
+    expect(r.usage.input_tokens + r.usage.cache_read_input_tokens + r.usage.cache_creation_input_tokens).toBe(
+      prompt(firstInput) + prompt(secondInput),
+    );
   });
 });
 
@@ -280,7 +299,9 @@ describe('limits', () => {
 describe('prompt caching', () => {
   it('marks the stable prefix and the newest messages, never more than 4 breakpoints, and reads the cache back', async () => {
     let n = 0;
-    h = await harness(() => (++n < 6 ? { content: [{ type: 'tool_use', name: 'Bash', input: { command: `echo step ${n}` } }] } : text('done')));
+    h = await harness(() =>
+      ++n < 6 ? { content: [{ type: 'tool_use', name: 'Bash', input: { command: `echo step ${n}` } }] } : text('done'),
+    );
     const r = await h.run();
     expect(r.conclusion).toBe('success');
     for (const req of h.server.requests) {
@@ -299,7 +320,11 @@ describe('prompt caching', () => {
 describe('tool output', () => {
   it('caps 5 MB of output, keeping head and tail and saying how much was cut', async () => {
     h = await harness([
-      { content: [{ type: 'tool_use', name: 'Bash', input: { command: "echo START; head -c 5000000 /dev/zero | tr '\\0' a; echo; echo END" } }] },
+      {
+        content: [
+          { type: 'tool_use', name: 'Bash', input: { command: "echo START; head -c 5000000 /dev/zero | tr '\\0' a; echo; echo END" } },
+        ],
+      },
       text('ok'),
     ]);
     await h.run({ outputLimit: 20000 });
@@ -312,7 +337,12 @@ describe('tool output', () => {
 
   it('refuses paths that escape the workspace', async () => {
     h = await harness([
-      { content: [{ type: 'tool_use', name: 'Read', input: { file_path: '../../etc/passwd' } }, { type: 'tool_use', name: 'Write', input: { file_path: '/tmp/agent-escape.txt', content: 'x' } }] },
+      {
+        content: [
+          { type: 'tool_use', name: 'Read', input: { file_path: '../../etc/passwd' } },
+          { type: 'tool_use', name: 'Write', input: { file_path: '/tmp/agent-escape.txt', content: 'x' } },
+        ],
+      },
       text('ok'),
     ]);
     await h.run();
@@ -338,7 +368,9 @@ describe('stuck detection', () => {
 
   it('starts counting again after a call that works', async () => {
     let n = 0;
-    h = await harness(() => (++n === 4 ? { content: [{ type: 'tool_use', name: 'Bash', input: { command: 'true' } }] } : n > 8 ? text('gave up') : failing));
+    h = await harness(() =>
+      ++n === 4 ? { content: [{ type: 'tool_use', name: 'Bash', input: { command: 'true' } }] } : n > 8 ? text('gave up') : failing,
+    );
     const r = await h.run();
     expect(r.conclusion).toBe('success');
   });
@@ -350,13 +382,23 @@ describe('context economy', () => {
     const prose = 'Thinking about the next step. '.repeat(60);
     h = await harness((req) => {
       const last = req.body.messages[req.body.messages.length - 1]!;
-      if (JSON.stringify(last.content).includes('Write a summary of the work so far')) return text('SUMMARY: ran echo many times, nothing left but to finish.');
+      if (JSON.stringify(last.content).includes('Write a summary of the work so far'))
+        return text('SUMMARY: ran echo many times, nothing left but to finish.');
       step++;
-      return step < 12 ? { content: [{ type: 'text', text: `${prose} (${step})` }, { type: 'tool_use', name: 'Bash', input: { command: `echo ${step}` } }] } : text('finished');
+      return step < 12
+        ? {
+            content: [
+              { type: 'text', text: `${prose} (${step})` },
+              { type: 'tool_use', name: 'Bash', input: { command: `echo ${step}` } },
+            ],
+          }
+        : text('finished');
     });
     const r = await h.run({ compactAtTokens: 3000 });
     expect(r.conclusion).toBe('success');
-    const summaryRequests = h.server.requests.filter((q) => JSON.stringify(q.body.messages.at(-1)).includes('Write a summary of the work so far'));
+    const summaryRequests = h.server.requests.filter((q) =>
+      JSON.stringify(q.body.messages.at(-1)).includes('Write a summary of the work so far'),
+    );
     expect(summaryRequests.length).toBeGreaterThan(0);
     const after = h.server.requests[h.server.requests.indexOf(summaryRequests[0]!) + 1]!;
     const first = JSON.stringify(after.body.messages[0]);
@@ -364,7 +406,8 @@ describe('context economy', () => {
     expect(first).toContain('SUMMARY: ran echo many times');
     const before = h.server.requests[h.server.requests.indexOf(summaryRequests[0]!) - 1]!;
     expect(after.body.messages.length).toBeLessThan(before.body.messages.length + 2);
-    for (const q of h.server.requests.slice(4)) expect(q.usage!.input_tokens + q.usage!.cache_read_input_tokens + q.usage!.cache_creation_input_tokens).toBeLessThan(6000);
+    for (const q of h.server.requests.slice(4))
+      expect(q.usage!.input_tokens + q.usage!.cache_read_input_tokens + q.usage!.cache_creation_input_tokens).toBeLessThan(6000);
     expect(h.server.validationErrors).toEqual([]);
   });
 });

@@ -8,8 +8,17 @@ import type { Message as MessageParam } from '../src/core/messages.js';
 import { toMessages as withCacheBreakpoints } from '../src/model/anthropic/request.js';
 
 const user = (text: string): MessageParam => ({ role: 'user', content: [{ type: 'text', text }] });
-const callTurn = (id: string): MessageParam => ({ role: 'assistant', content: [{ type: 'text', text: 'calling' }, { type: 'tool_use', id, name: 'Bash', input: { command: 'ls' } }] });
-const resultTurn = (id: string, content = 'out'): MessageParam => ({ role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content }] });
+const callTurn = (id: string): MessageParam => ({
+  role: 'assistant',
+  content: [
+    { type: 'text', text: 'calling' },
+    { type: 'tool_use', id, name: 'Bash', input: { command: 'ls' } },
+  ],
+});
+const resultTurn = (id: string, content = 'out'): MessageParam => ({
+  role: 'user',
+  content: [{ type: 'tool_result', tool_use_id: id, content }],
+});
 
 describe('repairHistory', () => {
   it('drops a dangling tool_use that never got its result', () => {
@@ -40,7 +49,10 @@ describe('transcript', () => {
     writer.write({ type: 'system', system: 'sys', tools: ['Bash'], model: 'm', time: 't' });
     for (const m of [user('task'), callTurn('a'), resultTurn('a'), callTurn('b')]) writer.write(messageRecord(m));
     writer.write({ type: 'meta', event: 'conclusion', time: 't', conclusion: 'cancelled' });
-    const lines = (await readFile(path, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { type: string });
+    const lines = (await readFile(path, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string });
     expect(lines.map((l) => l.type)).toEqual(['system', 'user', 'assistant', 'user', 'assistant', 'meta']);
     const { messages } = readTranscript(path);
     expect(messages).toHaveLength(4);
@@ -69,7 +81,15 @@ describe('context', () => {
 
   it('clears older tool output to a one-line note and keeps the recent turns', () => {
     const long = 'y'.repeat(1000);
-    const history = [user('task'), callTurn('a'), resultTurn('a', long), callTurn('b'), resultTurn('b', long), callTurn('c'), resultTurn('c', long)];
+    const history = [
+      user('task'),
+      callTurn('a'),
+      resultTurn('a', long),
+      callTurn('b'),
+      resultTurn('b', long),
+      callTurn('c'),
+      resultTurn('c', long),
+    ];
     expect(clearOldToolResults(history, 2)).toBe(1);
     expect(JSON.stringify(history[2])).toMatch(/cleared to save context: 1000 characters of output from Bash/);
     expect(JSON.stringify(history[4])).toContain(long);

@@ -7,7 +7,10 @@ describe('cost accounting', () => {
   it('prices a dated model id by its family and counts cache reads and writes', () => {
     const p = priceFor('claude-sonnet-5-5-20260601');
     expect(p.input).toBe(2);
-    const cost = costOf({ input_tokens: 1_000_000, output_tokens: 1_000_000, cache_read_input_tokens: 1_000_000, cache_creation_input_tokens: 1_000_000 }, p);
+    const cost = costOf(
+      { input_tokens: 1_000_000, output_tokens: 1_000_000, cache_read_input_tokens: 1_000_000, cache_creation_input_tokens: 1_000_000 },
+      p,
+    );
     expect(cost).toBeCloseTo(2 + 10 + 0.1 + 2.5, 6);
   });
 

@@ -37,10 +37,19 @@ function reply(req: RecordedRequest): ScriptedReply {
     { name: 'Glob', input: { pattern: '**/*.md' } },
   ];
   const call = calls[turns % calls.length]!;
-  return { content: [{ type: 'text', text: `Step ${turns + 1}.` }, { type: 'tool_use', name: call.name, input: call.input }] };
+  return {
+    content: [
+      { type: 'text', text: `Step ${turns + 1}.` },
+      { type: 'tool_use', name: call.name, input: call.input },
+    ],
+  };
 }
 
-function run(argv: string[], env: Record<string, string>, cwd: string): Promise<{ startedAt: number; peakKb: number; code: number | null }> {
+function run(
+  argv: string[],
+  env: Record<string, string>,
+  cwd: string,
+): Promise<{ startedAt: number; peakKb: number; code: number | null }> {
   return new Promise((done, fail) => {
     const startedAt = performance.now();
     const [cmd, ...args] = argv;
@@ -49,7 +58,12 @@ function run(argv: string[], env: Record<string, string>, cwd: string): Promise<
     const timer = setInterval(() => {
       try {
         // The CLI may be a wrapper: the biggest process of its tree is what it costs.
-        const pids = [String(child.pid), ...execFileSync('pgrep', ['-P', String(child.pid)], { encoding: 'utf8' }).split('\n').filter(Boolean)];
+        const pids = [
+          String(child.pid),
+          ...execFileSync('pgrep', ['-P', String(child.pid)], { encoding: 'utf8' })
+            .split('\n')
+            .filter(Boolean),
+        ];
         for (const pid of pids) {
           const m = /VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
           if (m) peakKb = Math.max(peakKb, Number(m[1]));
@@ -73,7 +87,9 @@ async function measure(name: string, argv: (dir: string) => string[], dir: strin
     const r = await run(argv(dir), cleanEnv({ ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: server.url, ...extraEnv }), dir);
     const main = server.requests.filter((q) => (q.body.tools ?? []).length > 0 && q.usage);
     if (main.length === 0) {
-      throw new Error(`${name} made no session request (exit ${r.code}); check PEER_ARGS. Server saw: ${server.requests.map((q) => `${q.reply} ${q.validationError ?? ''}`).join('; ')} ${server.validationErrors.join('; ')}`);
+      throw new Error(
+        `${name} made no session request (exit ${r.code}); check PEER_ARGS. Server saw: ${server.requests.map((q) => `${q.reply} ${q.validationError ?? ''}`).join('; ')} ${server.validationErrors.join('; ')}`,
+      );
     }
     const prompt = (q: RecordedRequest) => q.usage!.input_tokens + q.usage!.cache_read_input_tokens + q.usage!.cache_creation_input_tokens;
     const intervals = main.slice(1).map((q, i) => q.receivedAt - main[i]!.receivedAt);
@@ -104,7 +120,15 @@ function print(rows: Figures[]): void {
     ['model requests in all', (f) => String(f.requests)],
   ];
   console.log(['figure'.padEnd(40), ...rows.map((r) => r.name.padStart(16)), rows.length > 1 ? '    ratio' : ''].join(''));
-  const raw: ((f: Figures) => number)[] = [(f) => f.startupMs, (f) => f.perStepMs, (f) => f.bytesPerRequest, (f) => f.tokensPerRequest, (f) => f.cacheReadShare, (f) => f.peakMb, (f) => f.requests];
+  const raw: ((f: Figures) => number)[] = [
+    (f) => f.startupMs,
+    (f) => f.perStepMs,
+    (f) => f.bytesPerRequest,
+    (f) => f.tokensPerRequest,
+    (f) => f.cacheReadShare,
+    (f) => f.peakMb,
+    (f) => f.requests,
+  ];
   cols.forEach(([label, get], i) => {
     const ratio = rows.length > 1 ? `${(raw[i]!(rows[1]!) / raw[i]!(rows[0]!)).toFixed(2)}x` : '';
     console.log([label.padEnd(40), ...rows.map((r) => get(r).padStart(16)), ratio.padStart(9)].join(''));
@@ -115,12 +139,32 @@ const dir = await mkdtemp(join(tmpdir(), 'agent-compare-'));
 await writeFile(join(dir, 'README.md'), '# compare\nA small repository for the comparison.\n');
 execFileSync('git', ['init', '-q'], { cwd: dir });
 try {
-  const ours = await measure('agent-action', (d) => [process.execPath, resolve('dist/cli/index.js'), '--cwd', d, '--max-steps', '30', 'Look around the repository.'], dir, {});
+  const ours = await measure(
+    'agent-action',
+    (d) => [process.execPath, resolve('dist/cli/index.js'), '--cwd', d, '--max-steps', '30', 'Look around the repository.'],
+    dir,
+    {},
+  );
   const rows = [ours];
   const peer = process.env['PEER_CLI'];
   if (peer) {
-    const args = process.env['PEER_ARGS']?.split(' ') ?? ['-p', 'Look around the repository.', '--output-format', 'json', '--allowedTools', 'Read,Bash,Grep,Glob', '--max-turns', '30'];
-    rows.push(await measure('peer', () => [peer, ...args], dir, { DISABLE_TELEMETRY: '1', DISABLE_AUTOUPDATER: '1', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1' }));
+    const args = process.env['PEER_ARGS']?.split(' ') ?? [
+      '-p',
+      'Look around the repository.',
+      '--output-format',
+      'json',
+      '--allowedTools',
+      'Read,Bash,Grep,Glob',
+      '--max-turns',
+      '30',
+    ];
+    rows.push(
+      await measure('peer', () => [peer, ...args], dir, {
+        DISABLE_TELEMETRY: '1',
+        DISABLE_AUTOUPDATER: '1',
+        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+      }),
+    );
   } else {
     console.log('PEER_CLI is not set: agent-action alone (set PEER_CLI=/path/to/claude to compare).');
   }

@@ -15,7 +15,13 @@ const KEY = 'sk-ant-bench';
 const CLI = resolve('dist/cli/index.js');
 
 function benchConfig(workspace: Workspace, model: Model, overrides: Partial<LoopConfig> = {}): LoopConfig {
-  return loopConfig(model, workspace, { system: 'bench', limits: { maxSteps: 1000, maxCostUsd: 1000, deadline: Infinity }, maxTokens: 1024, streamRetries: 0, ...overrides });
+  return loopConfig(model, workspace, {
+    system: 'bench',
+    limits: { maxSteps: 1000, maxCostUsd: 1000, deadline: Infinity },
+    maxTokens: 1024,
+    streamRetries: 0,
+    ...overrides,
+  });
 }
 
 /** Times every model call, so the loop's own share can be told apart. */
@@ -37,7 +43,9 @@ function timed(model: Model): { model: Model; ms: () => number } {
   };
 }
 
-const todo = { content: [{ type: 'tool_use' as const, name: 'TodoWrite', input: { todos: [{ content: 'bench', status: 'in_progress' }] } }] };
+const todo = {
+  content: [{ type: 'tool_use' as const, name: 'TodoWrite', input: { todos: [{ content: 'bench', status: 'in_progress' }] } }],
+};
 
 export async function loopOverhead(dir: string): Promise<{ steps: number; perStep: number; ownPerStep: number }> {
   const STEPS = 50;
@@ -45,11 +53,17 @@ export async function loopOverhead(dir: string): Promise<{ steps: number; perSte
   const own: number[] = [];
   for (let run = 0; run < 5; run++) {
     let n = 0;
-    const server = await startAnthropicServer({ requireApiKey: KEY, script: () => (++n <= STEPS ? todo : { content: [{ type: 'text', text: 'done' }] }) });
+    const server = await startAnthropicServer({
+      requireApiKey: KEY,
+      script: () => (++n <= STEPS ? todo : { content: [{ type: 'text', text: 'done' }] }),
+    });
     const t = timed(new AnthropicModel({ model: 'claude-sonnet-5-5', apiKey: KEY, baseURL: server.url, maxRetries: 0 }));
     let toolMs = 0;
     const started = performance.now();
-    const result = await runLoop(benchConfig(await Workspace.open(dir), t.model, { events: { onToolEnd: (_c, _r, ms) => (toolMs += ms) } }), [{ role: 'user', content: 'go' }]);
+    const result = await runLoop(
+      benchConfig(await Workspace.open(dir), t.model, { events: { onToolEnd: (_c, _r, ms) => (toolMs += ms) } }),
+      [{ role: 'user', content: 'go' }],
+    );
     const total = performance.now() - started;
     await server.close();
     if (result.conclusion !== 'success') throw new Error(`bench run ended ${result.conclusion}: ${result.reason}`);
@@ -67,12 +81,23 @@ export async function memoryPeak(dir: string): Promise<{ baselineMb: number; pea
   let n = 0;
   const server = await startAnthropicServer({
     requireApiKey: KEY,
-    script: () => (++n <= 60 ? { content: [{ type: 'tool_use', name: 'Bash', input: { command: "head -c 1000000 /dev/zero | tr '\\0' a" } }] } : { content: [{ type: 'text', text: 'done' }] }),
+    script: () =>
+      ++n <= 60
+        ? { content: [{ type: 'tool_use', name: 'Bash', input: { command: "head -c 1000000 /dev/zero | tr '\\0' a" } }] }
+        : { content: [{ type: 'text', text: 'done' }] },
   });
   try {
     const baseline = await peakMemory(['-e', 'setTimeout(() => {}, 200)'], cleanEnv());
-    const run = await peakMemory([CLI, '--cwd', dir, '--max-steps', '100', 'print a lot'], cleanEnv({ ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: server.url }));
-    return { baselineMb: baseline.peakMb, peakMb: run.peakMb, steps: server.requests.length, conclusion: n > 60 ? 'completed' : 'stopped early' };
+    const run = await peakMemory(
+      [CLI, '--cwd', dir, '--max-steps', '100', 'print a lot'],
+      cleanEnv({ ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: server.url }),
+    );
+    return {
+      baselineMb: baseline.peakMb,
+      peakMb: run.peakMb,
+      steps: server.requests.length,
+      conclusion: n > 60 ? 'completed' : 'stopped early',
+    };
   } finally {
     await server.close();
   }
@@ -82,15 +107,29 @@ function prompt(u: SimUsage): number {
   return u.input_tokens + u.cache_read_input_tokens + u.cache_creation_input_tokens;
 }
 
-export async function cachePerformance(dir: string): Promise<{ requests: number; readShare: number; minCarry: number; stablePrefix: boolean }> {
+export async function cachePerformance(
+  dir: string,
+): Promise<{ requests: number; readShare: number; minCarry: number; stablePrefix: boolean }> {
   let n = 0;
   const kinds = ['Read', 'Bash', 'Grep', 'Glob'];
   const script: Script = () => {
     n++;
     if (n > 19) return { content: [{ type: 'text', text: 'All done.' }] };
     const kind = kinds[n % kinds.length]!;
-    const input = kind === 'Read' ? { file_path: 'README.md' } : kind === 'Bash' ? { command: `echo step ${n} && ls` } : kind === 'Grep' ? { pattern: 'bench' } : { pattern: '**/*.md' };
-    return { content: [{ type: 'text', text: `Step ${n}: checking with ${kind}.` }, { type: 'tool_use', name: kind, input }] };
+    const input =
+      kind === 'Read'
+        ? { file_path: 'README.md' }
+        : kind === 'Bash'
+          ? { command: `echo step ${n} && ls` }
+          : kind === 'Grep'
+            ? { pattern: 'bench' }
+            : { pattern: '**/*.md' };
+    return {
+      content: [
+        { type: 'text', text: `Step ${n}: checking with ${kind}.` },
+        { type: 'tool_use', name: kind, input },
+      ],
+    };
   };
   const server = await startAnthropicServer({ requireApiKey: KEY, script });
   try {
@@ -107,7 +146,17 @@ export async function cachePerformance(dir: string): Promise<{ requests: number;
   }
 }
 
-export async function contextEconomy(dir: string): Promise<{ steps: number; window: number; conclusion: string; maxPrompt: number; compactions: number; summaries: number; transcriptMessages: number }> {
+export async function contextEconomy(
+  dir: string,
+): Promise<{
+  steps: number;
+  window: number;
+  conclusion: string;
+  maxPrompt: number;
+  compactions: number;
+  summaries: number;
+  transcriptMessages: number;
+}> {
   const STEPS = 200;
   const WINDOW = 200_000;
   let n = 0;
@@ -117,7 +166,17 @@ export async function contextEconomy(dir: string): Promise<{ steps: number; wind
     script: (req) => {
       const last = JSON.stringify(req.body.messages.at(-1)?.content ?? '');
       if (last.includes('Write a summary of the work so far')) return { content: [{ type: 'text', text: 'Summary: printed many files.' }] };
-      return ++n <= STEPS ? { content: [{ type: 'tool_use', name: 'Bash', input: { command: `head -c 20000 /dev/urandom | base64 -w 100 | head -c 20000; echo ${n}` } }] } : { content: [{ type: 'text', text: 'done' }] };
+      return ++n <= STEPS
+        ? {
+            content: [
+              {
+                type: 'tool_use',
+                name: 'Bash',
+                input: { command: `head -c 20000 /dev/urandom | base64 -w 100 | head -c 20000; echo ${n}` },
+              },
+            ],
+          }
+        : { content: [{ type: 'text', text: 'done' }] };
     },
   });
   const tdir = await mkdtemp(join(tmpdir(), 'agent-bench-transcript-'));
@@ -125,7 +184,10 @@ export async function contextEconomy(dir: string): Promise<{ steps: number; wind
     const transcript = new TranscriptWriter(join(tdir, 'run.jsonl'));
     const model = new AnthropicModel({ model: 'claude-sonnet-5-5', apiKey: KEY, baseURL: server.url, maxRetries: 0 });
     const result = await runLoop(benchConfig(await Workspace.open(dir), model, { transcript }), [{ role: 'user', content: 'print files' }]);
-    const records = (await readFile(transcript.path, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { type: string; event?: string });
+    const records = (await readFile(transcript.path, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string; event?: string });
     return {
       steps: STEPS,
       window: WINDOW,

@@ -24,7 +24,13 @@ try {
     console.log(row('dist/cli/index.js "task"', fmt(cli.subject), `${(cli.subject / cli.baseline).toFixed(2)}x`));
     const action = await actionStartup(Math.max(5, Math.floor(RUNS / 2)));
     console.log(row('node -e 0 (baseline, interleaved)', fmt(action.baseline), '1.00x'));
-    console.log(row('dist/index.js on a PR comment (loopback GitHub, git, model)', fmt(action.subject), `${(action.subject / action.baseline).toFixed(2)}x`));
+    console.log(
+      row(
+        'dist/index.js on a PR comment (loopback GitHub, git, model)',
+        fmt(action.subject),
+        `${(action.subject / action.baseline).toFixed(2)}x`,
+      ),
+    );
   }
   if (want('loop')) {
     const loop = await loopOverhead(dir);

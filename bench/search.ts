@@ -30,7 +30,7 @@ async function makeTree(root: string): Promise<void> {
   execFileSync('git', ['commit', '-qm', 'tree'], { cwd: root, env });
 }
 
-async function time(fn: () => Promise<unknown> | unknown): Promise<number> {
+async function time(fn: () => unknown): Promise<number> {
   const times: number[] = [];
   for (let i = 0; i < RUNS; i++) {
     const t = performance.now();
@@ -40,7 +40,14 @@ async function time(fn: () => Promise<unknown> | unknown): Promise<number> {
   return median(times);
 }
 
-export async function searchSpeed(): Promise<{ files: number; runs: number; lsFiles: number; glob: number; gitGrep: number; grep: number }> {
+export async function searchSpeed(): Promise<{
+  files: number;
+  runs: number;
+  lsFiles: number;
+  glob: number;
+  gitGrep: number;
+  grep: number;
+}> {
   const root = await mkdtemp(join(tmpdir(), 'agent-bench-tree-'));
   try {
     await makeTree(root);

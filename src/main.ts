@@ -18,7 +18,7 @@ function actionsIo(env: NodeJS.ProcessEnv, step: StepIo): ActionIo {
     warning: (m) => step.warning(neutralizeWorkflowCommands(m)),
     setOutput: (name, value) => step.setOutput(name, value),
     setSecret: (value) => step.setSecret(value),
-    summary: async (markdown) => step.appendSummary(markdown),
+    summary: (markdown) => Promise.resolve(step.appendSummary(markdown)),
   };
 }
 
@@ -38,15 +38,19 @@ export async function run(): Promise<void> {
     });
   }
   const input = inputReader(env);
-  const redactor = new Redactor([input('anthropic-api-key'), input('github-token'), env['ANTHROPIC_API_KEY'] ?? ''].filter((v) => v.length > 0));
+  const redactor = new Redactor(
+    [input('anthropic-api-key'), input('github-token'), env['ANTHROPIC_API_KEY'] ?? ''].filter((v) => v.length > 0),
+  );
   const say = (text: string) => neutralizeWorkflowCommands(redactor.redact(text));
   scrubEnvironment(isSecretVariable);
   try {
     const outcome = await runAction({ env, io: actionsIo(env, step), signal: controller.signal });
     if (outcome.conclusion === 'error') step.setFailed(say(outcome.reason));
-    else if (!['success', 'skipped', 'unauthorized'].includes(outcome.conclusion)) step.warning(say(`agent-action stopped: ${outcome.reason}`));
+    else if (!['success', 'skipped', 'unauthorized'].includes(outcome.conclusion))
+      step.warning(say(`agent-action stopped: ${outcome.reason}`));
   } catch (error) {
-    const message = error instanceof SettingsError ? `invalid configuration: ${error.message}` : error instanceof Error ? error.message : String(error);
+    const message =
+      error instanceof SettingsError ? `invalid configuration: ${error.message}` : error instanceof Error ? error.message : String(error);
     step.setOutput('conclusion', 'error');
     step.setFailed(say(message));
   }

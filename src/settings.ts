@@ -7,11 +7,17 @@ export const DEFAULT_MODEL = 'claude-sonnet-5-5';
 /** Tool rules: names separated by commas or newlines. */
 const ToolRulesSchema = z
   .string()
-  .transform((s) => s.split(/[,\n]/).map((t) => t.trim()).filter((t) => t.length > 0))
+  .transform((s) =>
+    s
+      .split(/[,\n]/)
+      .map((t) => t.trim())
+      .filter((t) => t.length > 0),
+  )
   .pipe(
     z.array(
       z.string().refine(isToolName, {
-        error: (issue) => `unknown tool "${String(issue.input)}"; the tools are ${BUILTIN_TOOL_NAMES.join(', ')}, MCP tools mcp__<server>__<tool>`,
+        error: (issue) =>
+          `unknown tool "${String(issue.input)}"; the tools are ${BUILTIN_TOOL_NAMES.join(', ')}, MCP tools mcp__<server>__<tool>`,
       }),
     ),
   );
@@ -45,7 +51,10 @@ export const PricesSchema = z
   .pipe(z.record(z.string().min(1), PriceSchema))
   .transform((table) =>
     Object.fromEntries(
-      Object.entries(table).map(([model, p]) => [model, { input: p.input, output: p.output, cacheRead: p.cacheRead ?? p.input * 0.1, cacheWrite: p.cacheWrite ?? p.input * 1.25 }]),
+      Object.entries(table).map(([model, p]) => [
+        model,
+        { input: p.input, output: p.output, cacheRead: p.cacheRead ?? p.input * 0.1, cacheWrite: p.cacheWrite ?? p.input * 1.25 },
+      ]),
     ),
   );
 export type Prices = z.infer<typeof PricesSchema>;

@@ -17,7 +17,7 @@ import { Workspace } from './tools/workspace.js';
 
 export interface TaskEvents extends LoopEvents {
   /** The TodoWrite checklist, whole, each time the model changes it. */
-  onTodos?(todos: Todo[]): void;
+  onTodos?: (todos: Todo[]) => void;
 }
 
 export interface TaskOptions {
@@ -54,10 +54,20 @@ export interface TaskResult extends LoopResult {
  * The built-in tools, loaded while the first request is under way. They are handed to the loop
  * only once the baseline of the work tree is taken, so nothing a tool does can be missed as a change.
  */
-async function loadTools(names: readonly string[], o: TaskOptions, workspace: Workspace, baseline: () => Promise<Baseline>): Promise<ToolSet> {
+async function loadTools(
+  names: readonly string[],
+  o: TaskOptions,
+  workspace: Workspace,
+  baseline: () => Promise<Baseline>,
+): Promise<ToolSet> {
   const [{ selectTools }, wrap] = await Promise.all([import('./tools/builtin/index.js'), o.wrap, baseline()]);
   const { settings, events } = o;
-  const context = { workspace, env: toolEnvironment(o.env), outputLimit: settings.toolOutputLimit, ...(events?.onTodos ? { onTodos: events.onTodos } : {}) };
+  const context = {
+    workspace,
+    env: toolEnvironment(o.env),
+    outputLimit: settings.toolOutputLimit,
+    ...(events?.onTodos ? { onTodos: events.onTodos } : {}),
+  };
   return definitionToolSet(selectTools(names, wrap ? { wrap } : {}), context);
 }
 
@@ -72,7 +82,12 @@ export async function runTask(o: TaskOptions): Promise<TaskResult> {
   const lazy = lazyToolSet(specsFor(names), () => loadTools(names, o, workspace, takeOnce));
   const written = new Set<string>();
   const tools = trackChanges(o.tools ? o.tools(lazy) : lazy, (path) => written.add(path));
-  const system = systemPrompt({ mode: o.mode, workspace: workspace.root, tools: names, ...(o.appendSystemPrompt ? { append: o.appendSystemPrompt } : {}) });
+  const system = systemPrompt({
+    mode: o.mode,
+    workspace: workspace.root,
+    tools: names,
+    ...(o.appendSystemPrompt ? { append: o.appendSystemPrompt } : {}),
+  });
   o.transcript?.write({ type: 'system', system, tools: names, model: settings.model, time: new Date().toISOString() });
   for (const message of o.messages.slice(o.recordMessagesFrom ?? 0)) o.transcript?.write(messageRecord(message));
   const limits = { maxSteps: settings.maxSteps, maxCostUsd: settings.maxCostUsd, deadline: started + settings.timeoutMinutes * 60_000 };

@@ -3,7 +3,14 @@ import { issueCommentOnPull, loadExample } from './webhooks.js';
 
 /** Points a real example payload at the simulated repository. */
 function retarget<T extends { repository?: unknown }>(payload: T): T {
-  const repo = payload.repository as { name: string; full_name: string; owner: { login: string }; default_branch: string; private: boolean; html_url: string };
+  const repo = payload.repository as {
+    name: string;
+    full_name: string;
+    owner: { login: string };
+    default_branch: string;
+    private: boolean;
+    html_url: string;
+  };
   repo.name = REPO;
   repo.full_name = `${OWNER}/${REPO}`;
   repo.owner.login = OWNER;
@@ -53,7 +60,17 @@ export function labeledPayload(o: { number: number; label: string; by: Person; t
   return p;
 }
 
-export function reviewCommentPayload(o: { number: number; body: string; by: Person; path: string; line: number; diffHunk: string; headRef: string; headSha: string; commentId: number }) {
+export function reviewCommentPayload(o: {
+  number: number;
+  body: string;
+  by: Person;
+  path: string;
+  line: number;
+  diffHunk: string;
+  headRef: string;
+  headSha: string;
+  commentId: number;
+}) {
   const p = retarget(loadExample('pull_request_review_comment', (x) => x.action === 'created'));
   p.pull_request.number = o.number;
   p.pull_request.head.ref = o.headRef;

@@ -1,10 +1,12 @@
 import { spawn } from 'node:child_process';
+import { appendFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { startAnthropicServer, type AnthropicServer, type Script } from './anthropic-server.js';
 import { startGitHubSim, type GitHubSim, type GitHubSimOptions } from './github-sim.js';
 import { runGit } from './git-remote.js';
+import { runAction, type ActionDeps, type ActionIo, type ActionOutcome } from '../src/action/run.js';
 
 export const ACTION = resolve('dist/index.js');
 export const API_KEY = 'sk-ant-api03-canaryKEY0123456789abcdef';
@@ -33,6 +35,22 @@ export interface ActionRun {
   ms: number;
 }
 
+export interface RunRequest {
+  event: string;
+  payload: unknown;
+  inputs?: Record<string, string>;
+  runId?: string;
+  attempt?: string;
+}
+
+/** What an in-process run did: its outcome or error, its outputs and log lines. */
+export interface InProcessRun {
+  outcome?: ActionOutcome;
+  error?: unknown;
+  outputs: Record<string, string>;
+  log: string[];
+}
+
 export interface World {
   root: string;
   bare: string;
@@ -42,11 +60,18 @@ export interface World {
   model: AnthropicServer;
   /** git in the bare remote (what was pushed). */
   remoteGit(args: string[]): string;
-  run(o: { event: string; payload: unknown; inputs?: Record<string, string>; runId?: string; attempt?: string; signalWhen?: () => boolean }): Promise<ActionRun & { exitAfterSignalMs?: number }>;
+  run(o: RunRequest & { signalWhen?: () => boolean }): Promise<ActionRun & { exitAfterSignalMs?: number }>;
+  /** The same run inside this process, for what only a test can inject (a sandbox, a model). */
+  runInProcess(o: RunRequest, deps?: Pick<ActionDeps, 'prepareSandbox' | 'model'>): Promise<InProcessRun>;
   close(): Promise<void>;
 }
 
-const SEED = { GIT_AUTHOR_NAME: 'Dev', GIT_AUTHOR_EMAIL: 'dev@example.com', GIT_COMMITTER_NAME: 'Dev', GIT_COMMITTER_EMAIL: 'dev@example.com' };
+const SEED = {
+  GIT_AUTHOR_NAME: 'Dev',
+  GIT_AUTHOR_EMAIL: 'dev@example.com',
+  GIT_COMMITTER_NAME: 'Dev',
+  GIT_COMMITTER_EMAIL: 'dev@example.com',
+};
 
 async function put(dir: string, files: Record<string, string>): Promise<void> {
   for (const [path, content] of Object.entries(files)) {
@@ -104,6 +129,43 @@ export async function makeWorld(o: WorldOptions): Promise<World> {
   const sim = await startGitHubSim({ owner: OWNER, repo: REPO, token: GH_TOKEN, permissions: {}, ...simOptions });
   const model = await startAnthropicServer({ script: o.script, requireApiKey: API_KEY });
 
+  /** The runner's environment and files for one run, as a runner leaves them. */
+  const prepare = async (r: RunRequest) => {
+    const eventPath = join(root, `event-${Date.now()}.json`);
+    const outputPath = join(root, 'output.txt');
+    const summaryPath = join(root, 'summary.md');
+    const runnerTemp = join(root, 'runner-temp');
+    await mkdir(runnerTemp, { recursive: true });
+    await writeFile(eventPath, JSON.stringify(r.payload));
+    await writeFile(outputPath, '');
+    await writeFile(summaryPath, '');
+    const inputs: Record<string, string> = {
+      'github-token': GH_TOKEN,
+      'anthropic-api-key': API_KEY,
+      'anthropic-base-url': model.url,
+      'timeout-minutes': '5',
+      ...r.inputs,
+    };
+    const childEnv: Record<string, string> = {
+      ...env,
+      CI: 'true',
+      GITHUB_ACTIONS: 'true',
+      GITHUB_EVENT_NAME: r.event,
+      GITHUB_EVENT_PATH: eventPath,
+      GITHUB_REPOSITORY: `${OWNER}/${REPO}`,
+      GITHUB_WORKSPACE: work,
+      GITHUB_API_URL: sim.url,
+      GITHUB_SERVER_URL: 'https://github.com',
+      GITHUB_RUN_ID: r.runId ?? '4242',
+      GITHUB_RUN_ATTEMPT: r.attempt ?? '1',
+      GITHUB_OUTPUT: outputPath,
+      GITHUB_STEP_SUMMARY: summaryPath,
+      RUNNER_TEMP: runnerTemp,
+    };
+    for (const [name, value] of Object.entries(inputs)) childEnv[`INPUT_${name.toUpperCase()}`] = value;
+    return { childEnv, outputPath, summaryPath };
+  };
+
   return {
     root,
     bare,
@@ -113,32 +175,7 @@ export async function makeWorld(o: WorldOptions): Promise<World> {
     model,
     remoteGit: (args) => runGit(bare, args, env),
     async run(r) {
-      const eventPath = join(root, `event-${Date.now()}.json`);
-      const outputPath = join(root, 'output.txt');
-      const summaryPath = join(root, 'summary.md');
-      const runnerTemp = join(root, 'runner-temp');
-      await mkdir(runnerTemp, { recursive: true });
-      await writeFile(eventPath, JSON.stringify(r.payload));
-      await writeFile(outputPath, '');
-      await writeFile(summaryPath, '');
-      const inputs: Record<string, string> = { 'github-token': GH_TOKEN, 'anthropic-api-key': API_KEY, 'anthropic-base-url': model.url, 'timeout-minutes': '5', ...r.inputs };
-      const childEnv: Record<string, string> = {
-        ...env,
-        CI: 'true',
-        GITHUB_ACTIONS: 'true',
-        GITHUB_EVENT_NAME: r.event,
-        GITHUB_EVENT_PATH: eventPath,
-        GITHUB_REPOSITORY: `${OWNER}/${REPO}`,
-        GITHUB_WORKSPACE: work,
-        GITHUB_API_URL: sim.url,
-        GITHUB_SERVER_URL: 'https://github.com',
-        GITHUB_RUN_ID: r.runId ?? '4242',
-        GITHUB_RUN_ATTEMPT: r.attempt ?? '1',
-        GITHUB_OUTPUT: outputPath,
-        GITHUB_STEP_SUMMARY: summaryPath,
-        RUNNER_TEMP: runnerTemp,
-      };
-      for (const [name, value] of Object.entries(inputs)) childEnv[`INPUT_${name.toUpperCase()}`] = value;
+      const { childEnv, outputPath, summaryPath } = await prepare(r);
       const started = performance.now();
       const child = spawn(process.execPath, [ACTION], { cwd: work, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
       let stdout = '';
@@ -167,6 +204,27 @@ export async function makeWorld(o: WorldOptions): Promise<World> {
         ms: ended - started,
         ...(signalledAt !== undefined ? { exitAfterSignalMs: ended - signalledAt } : {}),
       };
+    },
+    async runInProcess(r, deps = {}) {
+      const { childEnv, outputPath } = await prepare(r);
+      const log: string[] = [];
+      const inputs = (name: string) => (childEnv[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] ?? '').trim();
+      const io: ActionIo = {
+        getInput: inputs,
+        info: (m) => log.push(m),
+        warning: (m) => log.push(`warning: ${m}`),
+        setOutput: (name, value) => appendFileSync(outputPath, `${name}<<EOF_\n${value}\nEOF_\n`),
+        setSecret: () => undefined,
+        summary: () => Promise.resolve(),
+      };
+      const run: InProcessRun = { outputs: {}, log };
+      try {
+        run.outcome = await runAction({ env: childEnv, io, signal: new AbortController().signal, ...deps });
+      } catch (error) {
+        run.error = error;
+      }
+      run.outputs = parseOutputs(await readFile(outputPath, 'utf8'));
+      return run;
     },
     async close() {
       await Promise.all([sim.close(), model.close()]);

@@ -40,12 +40,16 @@ export async function makeRepo(files: Record<string, string>, home: string): Pro
   return dir;
 }
 
-export function startCli(args: string[], env: Record<string, string>, cwd?: string): { child: ChildProcess; done: Promise<ProcessResult>; stderrSoFar(): string } {
+export function startCli(
+  args: string[],
+  env: Record<string, string>,
+  cwd?: string,
+): { child: ChildProcess; done: Promise<ProcessResult>; stderrSoFar(): string } {
   const child = spawn(process.execPath, [CLI, ...args], { env, cwd: cwd ?? process.cwd(), stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
-  child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   const done = new Promise<ProcessResult>((resolveDone) => child.on('close', (code) => resolveDone({ code, stdout, stderr })));
   return { child, done, stderrSoFar: () => stderr };
 }

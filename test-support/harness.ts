@@ -49,11 +49,21 @@ export function loopConfig(model: Model, workspace: Workspace, overrides: Harnes
 
 /** A scripted model server, a temp workspace and the real loop wired to both. */
 export async function harness(script: Script, options: { maxRetries?: number; contextWindow?: number } = {}): Promise<Harness> {
-  const server = await startAnthropicServer({ script, requireApiKey: TEST_KEY, ...(options.contextWindow ? { contextWindow: options.contextWindow } : {}) });
+  const server = await startAnthropicServer({
+    script,
+    requireApiKey: TEST_KEY,
+    ...(options.contextWindow ? { contextWindow: options.contextWindow } : {}),
+  });
   const dir = await mkdtemp(join(tmpdir(), 'agent-loop-'));
   const workspace = await Workspace.open(dir);
   const modelWith = (prices?: Readonly<Record<string, Price>>) =>
-    new AnthropicModel({ model: 'claude-sonnet-5-5', apiKey: TEST_KEY, baseURL: server.url, maxRetries: options.maxRetries ?? 2, ...(prices ? { prices } : {}) });
+    new AnthropicModel({
+      model: 'claude-sonnet-5-5',
+      apiKey: TEST_KEY,
+      baseURL: server.url,
+      maxRetries: options.maxRetries ?? 2,
+      ...(prices ? { prices } : {}),
+    });
   const model = modelWith();
   return {
     server,
@@ -91,6 +101,7 @@ export function lastToolResults(server: AnthropicServer, index: number): { tool_
 export function lastUserText(server: AnthropicServer, index: number): string {
   const body = server.requests[index]?.body;
   const last = body?.messages[body.messages.length - 1];
-  if (!last || typeof last.content === 'string') return String(last?.content ?? '');
+  if (!last) return '';
+  if (typeof last.content === 'string') return last.content;
   return last.content.flatMap((b) => (b.type === 'text' ? [String(b['text'])] : [])).join('\n');
 }

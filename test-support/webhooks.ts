@@ -14,7 +14,7 @@ let definitions: WebhookDefinition[] | undefined;
 
 function allDefinitions(): WebhookDefinition[] {
   if (!definitions) {
-    const loaded: WebhookDefinition[] = createRequire(import.meta.url)('@octokit/webhooks-examples');
+    const loaded = createRequire(import.meta.url)('@octokit/webhooks-examples') as WebhookDefinition[];
     definitions = loaded;
   }
   return definitions;

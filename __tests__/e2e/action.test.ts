@@ -10,7 +10,8 @@ jest.setTimeout(60_000);
 const MAIN = {
   'package.json': '{ "name": "calc", "type": "module", "scripts": { "test": "node --test" } }\n',
   'math.js': 'export function add(a, b) {\n  return a - b;\n}\n',
-  'math.test.js': "import test from 'node:test';\nimport assert from 'node:assert/strict';\nimport { add } from './math.js';\n\ntest('adds', () => {\n  assert.equal(add(2, 3), 5);\n});\n",
+  'math.test.js':
+    "import test from 'node:test';\nimport assert from 'node:assert/strict';\nimport { add } from './math.js';\n\ntest('adds', () => {\n  assert.equal(add(2, 3), 5);\n});\n",
   'AGENTS.md': 'Run `node --test` before finishing.\n',
 };
 
@@ -40,9 +41,15 @@ function trackingComments(w: World, number: number) {
 }
 
 /** The trigger comment exists on GitHub as well as in the event. */
-function seen<T extends { comment: { id: number; body: string | null; created_at: string; updated_at: string } }>(w: World, number: number, payload: T): T {
+function seen<T extends { comment: { id: number; body: string | null; created_at: string; updated_at: string } }>(
+  w: World,
+  number: number,
+  payload: T,
+): T {
   const c = payload.comment;
-  w.sim.issues.get(number)!.comments.push({ id: c.id, body: c.body ?? '', user: { login: 'alice' }, created_at: c.created_at, updated_at: c.updated_at });
+  w.sim.issues
+    .get(number)!
+    .comments.push({ id: c.id, body: c.body ?? '', user: { login: 'alice' }, created_at: c.created_at, updated_at: c.updated_at });
   return payload;
 }
 
@@ -50,7 +57,9 @@ function firstPrompt(w: World): string {
   return JSON.stringify(w.model.requests[0]?.body.messages[0]?.content ?? '');
 }
 
-async function prWorld(opts: { fork?: boolean; script?: ScriptedReply[]; permissions?: Record<string, 'write' | 'read' | 'admin'> } = {}): Promise<World> {
+async function prWorld(
+  opts: { fork?: boolean; script?: ScriptedReply[]; permissions?: Record<string, 'write' | 'read' | 'admin'> } = {},
+): Promise<World> {
   const w = await makeWorld({
     main: MAIN,
     branches: { 'fix-math': { 'notes.md': 'wip\n' } },
@@ -59,20 +68,43 @@ async function prWorld(opts: { fork?: boolean; script?: ScriptedReply[]; permiss
       permissions: opts.permissions ?? { alice: 'write' },
       files: { main: { 'AGENTS.md': MAIN['AGENTS.md'] } },
       checkRuns: [
-        { id: 31, name: 'test (node 24)', head_sha: heads['fix-math']!, status: 'completed', conclusion: 'failure', log: 'setup ok\nnot ok 1 - adds\n  expected: 5\n  actual: -1\n' },
+        {
+          id: 31,
+          name: 'test (node 24)',
+          head_sha: heads['fix-math']!,
+          status: 'completed',
+          conclusion: 'failure',
+          log: 'setup ok\nnot ok 1 - adds\n  expected: 5\n  actual: -1\n',
+        },
         { id: 32, name: 'lint', head_sha: heads['fix-math']!, status: 'completed', conclusion: 'success' },
       ],
     }),
   });
   const headSha = w.remoteGit(['rev-parse', 'fix-math']).trim();
-  w.sim.issues.set(7, issue(7, { title: 'Work on math', pull: { headRef: 'fix-math', headSha, headRepoFullName: opts.fork ? 'mallory/calc' : `${OWNER}/${REPO}`, baseRef: 'main', files: [{ filename: 'notes.md', status: 'added', additions: 1, deletions: 0 }], diff: 'diff --git a/notes.md b/notes.md\n+wip\n' } }));
+  w.sim.issues.set(
+    7,
+    issue(7, {
+      title: 'Work on math',
+      pull: {
+        headRef: 'fix-math',
+        headSha,
+        headRepoFullName: opts.fork ? 'mallory/calc' : `${OWNER}/${REPO}`,
+        baseRef: 'main',
+        files: [{ filename: 'notes.md', status: 'added', additions: 1, deletions: 0 }],
+        diff: 'diff --git a/notes.md b/notes.md\n+wip\n',
+      },
+    }),
+  );
   return w;
 }
 
 describe('the action (dist/index.js) on GitHub events', () => {
   it('PR comment by a writer: fixes the test and pushes to the PR branch', async () => {
     world = await prWorld();
-    const r = await world.run({ event: 'issue_comment', payload: seen(world, 7, commentPayload({ number: 7, body: '/agent fix the failing test', by: alice, onPull: true })) });
+    const r = await world.run({
+      event: 'issue_comment',
+      payload: seen(world, 7, commentPayload({ number: 7, body: '/agent fix the failing test', by: alice, onPull: true })),
+    });
     expect(r.code).toBe(0);
     expect(r.outputs['conclusion']).toBe('success');
     const head = world.remoteGit(['rev-parse', 'fix-math']).trim();
@@ -110,7 +142,10 @@ describe('the action (dist/index.js) on GitHub events', () => {
   it('issue comment: pushes a new branch and opens a pull request that closes the issue', async () => {
     world = await makeWorld({ main: MAIN, script: FIX, sim: { permissions: { alice: 'admin' } } });
     world.sim.issues.set(3, issue(3));
-    const r = await world.run({ event: 'issue_comment', payload: commentPayload({ number: 3, body: 'Could you take this? /agent fix it please', by: alice, onPull: false }) });
+    const r = await world.run({
+      event: 'issue_comment',
+      payload: commentPayload({ number: 3, body: 'Could you take this? /agent fix it please', by: alice, onPull: false }),
+    });
     expect(r.outputs['conclusion']).toBe('success');
     expect(r.outputs['branch']).toBe('agent/issue-3-add-is-broken');
     expect(world.remoteGit(['show', 'agent/issue-3-add-is-broken:math.js'])).toMatch(/a \+ b/);
@@ -125,7 +160,11 @@ describe('the action (dist/index.js) on GitHub events', () => {
   it('label trigger: runs on the labeled issue and opens a draft pull request when asked', async () => {
     world = await makeWorld({ main: MAIN, script: FIX, sim: { permissions: { alice: 'maintain' } } });
     world.sim.issues.set(4, issue(4));
-    const r = await world.run({ event: 'issues', payload: labeledPayload({ number: 4, label: 'agent', by: alice, title: 'add() is broken', body: 'Please fix' }), inputs: { 'label-trigger': 'agent', 'pull-request': 'draft' } });
+    const r = await world.run({
+      event: 'issues',
+      payload: labeledPayload({ number: 4, label: 'agent', by: alice, title: 'add() is broken', body: 'Please fix' }),
+      inputs: { 'label-trigger': 'agent', 'pull-request': 'draft' },
+    });
     expect(r.outputs['conclusion']).toBe('success');
     expect(world.sim.pullsCreated[0]).toMatchObject({ draft: true });
     expect(firstPrompt(world)).toMatch(/add\(\) is broken/);
@@ -135,8 +174,32 @@ describe('the action (dist/index.js) on GitHub events', () => {
     world = await prWorld({ script: [text('That line is fine: `notes.md` is a draft note.')] });
     const headSha = world.remoteGit(['rev-parse', 'fix-math']).trim();
     const pull = world.sim.issues.get(7)!.pull!;
-    pull.reviewComments = [{ id: 555, body: '/agent is this line right?', user: { login: 'alice' }, path: 'notes.md', line: 1, diff_hunk: '@@ -0,0 +1 @@\n+wip', created_at: new Date().toISOString(), updated_at: new Date().toISOString() }];
-    const r = await world.run({ event: 'pull_request_review_comment', payload: reviewCommentPayload({ number: 7, body: '/agent is this line right?', by: alice, path: 'notes.md', line: 1, diffHunk: '@@ -0,0 +1 @@\n+wip', headRef: 'fix-math', headSha, commentId: 555 }) });
+    pull.reviewComments = [
+      {
+        id: 555,
+        body: '/agent is this line right?',
+        user: { login: 'alice' },
+        path: 'notes.md',
+        line: 1,
+        diff_hunk: '@@ -0,0 +1 @@\n+wip',
+        created_at: new Date().toISOString(),
+        updated_at: new Date().toISOString(),
+      },
+    ];
+    const r = await world.run({
+      event: 'pull_request_review_comment',
+      payload: reviewCommentPayload({
+        number: 7,
+        body: '/agent is this line right?',
+        by: alice,
+        path: 'notes.md',
+        line: 1,
+        diffHunk: '@@ -0,0 +1 @@\n+wip',
+        headRef: 'fix-math',
+        headSha,
+        commentId: 555,
+      }),
+    });
     expect(r.outputs['conclusion']).toBe('success');
     expect(firstPrompt(world)).toMatch(/notes\.md line 1/);
     expect(firstPrompt(world)).toMatch(/@@ -0,0 \+1 @@/);
@@ -160,7 +223,10 @@ describe('the action (dist/index.js) on GitHub events', () => {
 
   it('refuses a user without write permission: no model call, no comment, no push', async () => {
     world = await prWorld({ permissions: { alice: 'read' } });
-    const r = await world.run({ event: 'issue_comment', payload: commentPayload({ number: 7, body: '/agent fix it', by: alice, onPull: true }) });
+    const r = await world.run({
+      event: 'issue_comment',
+      payload: commentPayload({ number: 7, body: '/agent fix it', by: alice, onPull: true }),
+    });
     expect(r.code).toBe(0);
     expect(r.outputs['conclusion']).toBe('unauthorized');
     expect(world.model.requests).toHaveLength(0);
@@ -171,16 +237,26 @@ describe('the action (dist/index.js) on GitHub events', () => {
   it('refuses a bot that is not listed in allowed-bots, and accepts one that is', async () => {
     world = await prWorld({ script: [text('Hello bot.')] });
     const bot = { login: 'helper[bot]', type: 'Bot' as const };
-    const refused = await world.run({ event: 'issue_comment', payload: commentPayload({ number: 7, body: '/agent hi', by: bot, onPull: true }) });
+    const refused = await world.run({
+      event: 'issue_comment',
+      payload: commentPayload({ number: 7, body: '/agent hi', by: bot, onPull: true }),
+    });
     expect(refused.outputs['conclusion']).toBe('unauthorized');
     expect(world.model.requests).toHaveLength(0);
-    const allowed = await world.run({ event: 'issue_comment', payload: commentPayload({ number: 7, body: '/agent hi', by: bot, onPull: true }), inputs: { 'allowed-bots': 'helper' } });
+    const allowed = await world.run({
+      event: 'issue_comment',
+      payload: commentPayload({ number: 7, body: '/agent hi', by: bot, onPull: true }),
+      inputs: { 'allowed-bots': 'helper' },
+    });
     expect(allowed.outputs['conclusion']).toBe('success');
   });
 
   it('skips a comment without the trigger phrase at once', async () => {
     world = await prWorld();
-    const r = await world.run({ event: 'issue_comment', payload: commentPayload({ number: 7, body: 'Our /agents page is down, see https://x.test/agent', by: alice, onPull: true }) });
+    const r = await world.run({
+      event: 'issue_comment',
+      payload: commentPayload({ number: 7, body: 'Our /agents page is down, see https://x.test/agent', by: alice, onPull: true }),
+    });
     expect(r.code).toBe(0);
     expect(r.outputs['conclusion']).toBe('skipped');
     expect(world.sim.requests).toHaveLength(0);
@@ -191,7 +267,10 @@ describe('the action (dist/index.js) on GitHub events', () => {
     world = await prWorld({ fork: true });
     const before = world.remoteGit(['for-each-ref', '--format=%(refname) %(objectname)']);
     world.remoteGit(['update-ref', 'refs/pull/7/head', 'fix-math']);
-    const r = await world.run({ event: 'issue_comment', payload: commentPayload({ number: 7, body: '/agent fix the failing test', by: alice, onPull: true }) });
+    const r = await world.run({
+      event: 'issue_comment',
+      payload: commentPayload({ number: 7, body: '/agent fix the failing test', by: alice, onPull: true }),
+    });
     expect(r.outputs['conclusion']).toBe('success');
     expect(r.outputs['branch']).toBe('');
     expect(r.outputs['commit-sha']).toBe('');
@@ -215,10 +294,18 @@ describe('the action (dist/index.js) on GitHub events', () => {
   });
 
   it('never shows the API key or the token in what it posts or logs', async () => {
-    world = await prWorld({ script: [tool('Bash', { command: 'env; cat .git/config' }), text(`My key might be ${API_KEY} and ${GH_TOKEN}`)] });
-    const r = await world.run({ event: 'issue_comment', payload: commentPayload({ number: 7, body: '/agent leak', by: alice, onPull: true }) });
+    world = await prWorld({
+      script: [tool('Bash', { command: 'env; cat .git/config' }), text(`My key might be ${API_KEY} and ${GH_TOKEN}`)],
+    });
+    const r = await world.run({
+      event: 'issue_comment',
+      payload: commentPayload({ number: 7, body: '/agent leak', by: alice, onPull: true }),
+    });
     // `::add-mask::` lines are how the runner learns what to mask; everything else must be clean.
-    const log = (r.stdout + r.stderr).split('\n').filter((l) => !l.startsWith('::add-mask::')).join('\n');
+    const log = (r.stdout + r.stderr)
+      .split('\n')
+      .filter((l) => !l.startsWith('::add-mask::'))
+      .join('\n');
     expect(r.stdout).toContain(`::add-mask::${API_KEY}`);
     const posted = JSON.stringify([...world.sim.issues.values()]) + r.summary + JSON.stringify(r.outputs) + log;
     expect(posted).not.toContain(API_KEY);

@@ -22,7 +22,8 @@ function resultsOf(s: AnthropicServer, index: number): string {
 const BROKEN_REPO = {
   'package.json': '{ "name": "calc", "type": "module", "scripts": { "test": "node --test" } }\n',
   'math.js': 'export function add(a, b) {\n  return a - b;\n}\n',
-  'math.test.js': "import test from 'node:test';\nimport assert from 'node:assert/strict';\nimport { add } from './math.js';\n\ntest('adds', () => {\n  assert.equal(add(2, 3), 5);\n});\n",
+  'math.test.js':
+    "import test from 'node:test';\nimport assert from 'node:assert/strict';\nimport { add } from './math.js';\n\ntest('adds', () => {\n  assert.equal(add(2, 3), 5);\n});\n",
 };
 
 describe('agent-action CLI (dist/cli/index.js)', () => {
@@ -40,13 +41,21 @@ describe('agent-action CLI (dist/cli/index.js)', () => {
     const home = await cleanHome();
     const repo = await makeRepo(BROKEN_REPO, home);
     const transcript = join(home, 'run.jsonl');
-    const r = await runCli(['--cwd', repo, '--json', '--transcript', transcript, 'fix the failing test'], childEnv(home, { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: server.url }));
+    const r = await runCli(
+      ['--cwd', repo, '--json', '--transcript', transcript, 'fix the failing test'],
+      childEnv(home, { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: server.url }),
+    );
 
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout) as Record<string, unknown>;
     expect(out).toMatchObject({ conclusion: 'success', steps: 5, changed_files: ['math.js'] });
     expect(out['result']).toMatch(/Fixed `add`/);
-    expect(Object.keys(out['usage'] as object).sort()).toEqual(['cache_creation_input_tokens', 'cache_read_input_tokens', 'input_tokens', 'output_tokens']);
+    expect(Object.keys(out['usage'] as object).sort()).toEqual([
+      'cache_creation_input_tokens',
+      'cache_read_input_tokens',
+      'input_tokens',
+      'output_tokens',
+    ]);
     expect(out['cost_usd']).toBeGreaterThan(0);
     expect(resultsOf(server, 1)).toMatch(/fail 1/);
     expect(resultsOf(server, 4)).toMatch(/# fail 0.*exit code 0/);
@@ -56,7 +65,10 @@ describe('agent-action CLI (dist/cli/index.js)', () => {
     expect(r.stderr).toMatch(/→ Bash node --test/);
     expect(r.stderr).toMatch(/→ Edit math\.js/);
     expect(r.stderr).toMatch(/success · 5 steps · .* in .* out · \$\d/);
-    const records = (await readFile(transcript, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { type: string; event?: string });
+    const records = (await readFile(transcript, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string; event?: string });
     expect(records[0]!.type).toBe('system');
     expect(records.filter((x) => x.type === 'assistant')).toHaveLength(5);
     expect(records.filter((x) => x.event === 'usage')).toHaveLength(5);
@@ -69,7 +81,14 @@ describe('agent-action CLI (dist/cli/index.js)', () => {
       script: [
         {
           content: [
-            { type: 'tool_use', name: 'Bash', input: { command: 'env; echo ---; tr "\\0" "\\n" < /proc/$PPID/environ; echo ---; cat /proc/self/environ | tr "\\0" "\\n"; grep -rs sk-ant /proc/*/environ | head' } },
+            {
+              type: 'tool_use',
+              name: 'Bash',
+              input: {
+                command:
+                  'env; echo ---; tr "\\0" "\\n" < /proc/$PPID/environ; echo ---; cat /proc/self/environ | tr "\\0" "\\n"; grep -rs sk-ant /proc/*/environ | head',
+              },
+            },
             { type: 'tool_use', name: 'Read', input: { file_path: '/proc/self/environ' } },
             { type: 'tool_use', name: 'Bash', input: { command: 'ln -s /proc/self/environ env.txt && cat env.txt' } },
           ],
@@ -80,7 +99,15 @@ describe('agent-action CLI (dist/cli/index.js)', () => {
     });
     const home = await cleanHome();
     const repo = await makeRepo({ 'README.md': 'hi\n' }, home);
-    const r = await runCli(['--cwd', repo, '--json', 'look for secrets'], childEnv(home, { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: server.url, GITHUB_TOKEN: 'ghs_canarytoken123', INPUT_SECRET: 'input-canary-77' }));
+    const r = await runCli(
+      ['--cwd', repo, '--json', 'look for secrets'],
+      childEnv(home, {
+        ANTHROPIC_API_KEY: KEY,
+        ANTHROPIC_BASE_URL: server.url,
+        GITHUB_TOKEN: 'ghs_canarytoken123',
+        INPUT_SECRET: 'input-canary-77',
+      }),
+    );
     expect(r.code).toBe(0);
     const sent = JSON.stringify(server.requests.map((q) => q.body.messages));
     expect(sent).toMatch(/PATH=/); // the commands did run and print an environment
@@ -120,20 +147,38 @@ describe('agent-action CLI (dist/cli/index.js)', () => {
     const transcript = join(home, 'crashed.jsonl');
     const lines = [
       { type: 'user', message: { role: 'user', content: [{ type: 'text', text: 'task' }] } },
-      { type: 'assistant', message: { role: 'assistant', content: [{ type: 'text', text: 'Running.' }, { type: 'tool_use', id: 'toolu_dangling', name: 'Bash', input: { command: 'make' } }] } },
+      {
+        type: 'assistant',
+        message: {
+          role: 'assistant',
+          content: [
+            { type: 'text', text: 'Running.' },
+            { type: 'tool_use', id: 'toolu_dangling', name: 'Bash', input: { command: 'make' } },
+          ],
+        },
+      },
     ];
     await writeFile(transcript, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
-    const r = await runCli(['--resume', transcript, '--json', '--cwd', repo], childEnv(home, { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: server.url }));
+    const r = await runCli(
+      ['--resume', transcript, '--json', '--cwd', repo],
+      childEnv(home, { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: server.url }),
+    );
     expect(r.code).toBe(0);
     expect(JSON.stringify(server.requests[0]!.body.messages)).not.toContain('toolu_dangling');
     expect(server.validationErrors).toEqual([]);
   });
 
   it('runs Bash under bubblewrap with --sandbox auto when it is available', async () => {
-    server = await startAnthropicServer({ requireApiKey: KEY, script: [tool('Bash', { command: "ls /proc | grep -c '^[0-9]'" }), text('counted')] });
+    server = await startAnthropicServer({
+      requireApiKey: KEY,
+      script: [tool('Bash', { command: "ls /proc | grep -c '^[0-9]'" }), text('counted')],
+    });
     const home = await cleanHome();
     const repo = await makeRepo({ 'README.md': 'hi\n' }, home);
-    const r = await runCli(['--cwd', repo, '--json', '--sandbox', 'auto', 'count processes'], childEnv(home, { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: server.url }));
+    const r = await runCli(
+      ['--cwd', repo, '--json', '--sandbox', 'auto', 'count processes'],
+      childEnv(home, { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: server.url }),
+    );
     expect(r.code).toBe(0);
     const count = Number(/"content":"(\d+)/.exec(resultsOf(server, 1))?.[1]);
     if (/WITHOUT a sandbox/.test(r.stderr)) {
@@ -160,7 +205,10 @@ describe('agent-action CLI (dist/cli/index.js)', () => {
     server = await startAnthropicServer({ requireApiKey: KEY, script: () => tool('Bash', { command: 'true' }) });
     const home = await cleanHome();
     const repo = await makeRepo({ 'README.md': 'hi\n' }, home);
-    const r = await runCli(['--cwd', repo, '--json', '--max-steps', '2', 'loop'], childEnv(home, { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: server.url }));
+    const r = await runCli(
+      ['--cwd', repo, '--json', '--max-steps', '2', 'loop'],
+      childEnv(home, { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: server.url }),
+    );
     expect(r.code).toBe(1);
     expect(JSON.parse(r.stdout)).toMatchObject({ conclusion: 'max-steps', steps: 2, changed_files: [] });
   });

@@ -25,7 +25,13 @@ function expectKind<K extends GitHubEvent['kind']>(event: GitHubEvent, kind: K):
 
 describe('parseEvent on real webhook payloads', () => {
   test('an issue comment on an issue keeps the repository, sender, issue and comment', () => {
-    const event = expectKind(parseEvent('issue_comment', loadExample('issue_comment', (p) => p.action === 'created')), 'issue_comment');
+    const event = expectKind(
+      parseEvent(
+        'issue_comment',
+        loadExample('issue_comment', (p) => p.action === 'created'),
+      ),
+      'issue_comment',
+    );
     expect(event.action).toBe('created');
     expect(event.repo).toEqual(helloWorld);
     expect(event.sender).toEqual(codertocat);
@@ -56,7 +62,13 @@ describe('parseEvent on real webhook payloads', () => {
   });
 
   test('an opened issue with a null body reads as an empty body', () => {
-    const event = expectKind(parseEvent('issues', loadExample('issues', (p) => p.action === 'opened' && p.issue.body === null)), 'issues');
+    const event = expectKind(
+      parseEvent(
+        'issues',
+        loadExample('issues', (p) => p.action === 'opened' && p.issue.body === null),
+      ),
+      'issues',
+    );
     expect(event.action).toBe('opened');
     expect(event.issue.body).toBe('');
     expect(event.issue.title).toBe('Spelling error in the README file');
@@ -65,13 +77,25 @@ describe('parseEvent on real webhook payloads', () => {
   });
 
   test('a labeled issue names the label that was added', () => {
-    const event = expectKind(parseEvent('issues', loadExample('issues', (p) => p.action === 'labeled')), 'issues');
+    const event = expectKind(
+      parseEvent(
+        'issues',
+        loadExample('issues', (p) => p.action === 'labeled'),
+      ),
+      'issues',
+    );
     expect(event.action).toBe('labeled');
     expect(event.label).toBe('bug');
   });
 
   test('an assigned issue names the login that was assigned', () => {
-    const event = expectKind(parseEvent('issues', loadExample('issues', (p) => p.action === 'assigned')), 'issues');
+    const event = expectKind(
+      parseEvent(
+        'issues',
+        loadExample('issues', (p) => p.action === 'assigned'),
+      ),
+      'issues',
+    );
     expect(event.action).toBe('assigned');
     expect(event.assignee).toBe('Codertocat');
   });
@@ -110,7 +134,13 @@ describe('parseEvent on real webhook payloads', () => {
   });
 
   test('a submitted review with a null body reads as an empty body', () => {
-    const event = expectKind(parseEvent('pull_request_review', loadExample('pull_request_review', (p) => p.action === 'submitted')), 'pull_request_review');
+    const event = expectKind(
+      parseEvent(
+        'pull_request_review',
+        loadExample('pull_request_review', (p) => p.action === 'submitted'),
+      ),
+      'pull_request_review',
+    );
     expect(event.action).toBe('submitted');
     expect(event.review).toEqual({
       id: 237895671,
@@ -124,7 +154,13 @@ describe('parseEvent on real webhook payloads', () => {
   });
 
   test('an opened pull request keeps title, body and branches', () => {
-    const event = expectKind(parseEvent('pull_request', loadExample('pull_request', (p) => p.action === 'opened')), 'pull_request');
+    const event = expectKind(
+      parseEvent(
+        'pull_request',
+        loadExample('pull_request', (p) => p.action === 'opened'),
+      ),
+      'pull_request',
+    );
     expect(event.repo).toEqual(helloWorld);
     expect(event.pull).toMatchObject({
       number: 2,
@@ -152,17 +188,26 @@ describe('parseEvent on real webhook payloads', () => {
     expect(expectKind(parseEvent('pull_request', deleted), 'pull_request').pull).toMatchObject({ isFork: true, headRepoFullName: '' });
   });
 
-  test.each(['push', 'workflow_dispatch', 'repository_dispatch'] as const)('%s is an automation event with repository and sender', (name) => {
-    const event = expectKind(parseEvent(name, loadExample(name)), 'automation');
-    expect(event.name).toBe(name);
-    expect(event.repo?.fullName).toMatch(/^[\w-]+\/[\w-]+$/);
-    expect(event.repo?.owner).toBe(event.repo?.fullName.split('/')[0]);
-    expect(event.sender?.type).toBe('User');
-  });
+  test.each(['push', 'workflow_dispatch', 'repository_dispatch'] as const)(
+    '%s is an automation event with repository and sender',
+    (name) => {
+      const event = expectKind(parseEvent(name, loadExample(name)), 'automation');
+      expect(event.name).toBe(name);
+      expect(event.repo?.fullName).toMatch(/^[\w-]+\/[\w-]+$/);
+      expect(event.repo?.owner).toBe(event.repo?.fullName.split('/')[0]);
+      expect(event.sender?.type).toBe('User');
+    },
+  );
 
   test('workflow_dispatch reads the repository of the dispatch', () => {
     const event = expectKind(parseEvent('workflow_dispatch', loadExample('workflow_dispatch')), 'automation');
-    expect(event.repo).toEqual({ owner: 'octo-org', name: 'octo-repo', fullName: 'octo-org/octo-repo', defaultBranch: 'main', private: false });
+    expect(event.repo).toEqual({
+      owner: 'octo-org',
+      name: 'octo-repo',
+      fullName: 'octo-org/octo-repo',
+      defaultBranch: 'main',
+      private: false,
+    });
     expect(event.sender).toEqual({ login: 'octocat', type: 'User', id: 25328754 });
   });
 

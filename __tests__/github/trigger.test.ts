@@ -218,7 +218,10 @@ describe('findTrigger: issues', () => {
   });
 
   test('adding the label trigger asks for the issue, on behalf of whoever labeled it', () => {
-    const labeled = parseEvent('issues', loadExample('issues', (p) => p.action === 'labeled'));
+    const labeled = parseEvent(
+      'issues',
+      loadExample('issues', (p) => p.action === 'labeled'),
+    );
     const trigger = triggered(findTrigger(labeled, { ...settings, labelTrigger: 'BUG' }));
     expect(trigger).toEqual({
       source: 'label',
@@ -232,7 +235,10 @@ describe('findTrigger: issues', () => {
   });
 
   test('assigning the assignee trigger asks for the issue', () => {
-    const assigned = parseEvent('issues', loadExample('issues', (p) => p.action === 'assigned'));
+    const assigned = parseEvent(
+      'issues',
+      loadExample('issues', (p) => p.action === 'assigned'),
+    );
     const trigger = triggered(findTrigger(assigned, { ...settings, assigneeTrigger: '@codertocat' }));
     expect(trigger).toMatchObject({ source: 'assignee', task: ISSUE_TASK, requester: codertocat, target: { type: 'issue', number: 1 } });
     expect(refused(findTrigger(assigned, settings))).toBe('assignee-trigger is not set');
@@ -240,7 +246,10 @@ describe('findTrigger: issues', () => {
   });
 
   test('other issue actions do not run', () => {
-    const closed = parseEvent('issues', loadExample('issues', (p) => p.action === 'edited'));
+    const closed = parseEvent(
+      'issues',
+      loadExample('issues', (p) => p.action === 'edited'),
+    );
     expect(refused(findTrigger(closed, { ...settings, labelTrigger: 'bug' }))).toBe('issues edited does not start a run');
   });
 });
@@ -266,16 +275,24 @@ describe('findTrigger: the prompt input', () => {
   test('an event about an issue or pull request targets it, phrase or not', () => {
     expect(triggered(findTrigger(issueComment('just a remark'), withPrompt)).target).toEqual({ type: 'issue', number: 1 });
     expect(triggered(findTrigger(issueComment('edited remark', 'edited'), withPrompt)).source).toBe('prompt');
-    const pull = parseEvent('pull_request', loadExample('pull_request', (p) => p.action === 'opened'));
+    const pull = parseEvent(
+      'pull_request',
+      loadExample('pull_request', (p) => p.action === 'opened'),
+    );
     expect(triggered(findTrigger(pull, withPrompt))).toMatchObject({ target: { type: 'pull', number: 2 }, requester: codertocat });
     const other = parseEvent('workflow_run', loadExample('workflow_run'));
     expect(triggered(findTrigger(other, withPrompt)).target).toEqual({ type: 'repo' });
   });
 
   test('without a prompt, pull requests, automation and unknown events do not run', () => {
-    const pull = parseEvent('pull_request', loadExample('pull_request', (p) => p.action === 'opened'));
+    const pull = parseEvent(
+      'pull_request',
+      loadExample('pull_request', (p) => p.action === 'opened'),
+    );
     expect(refused(findTrigger(pull, settings))).toBe('pull_request events start a run only with a prompt');
     expect(refused(findTrigger(parseEvent('schedule', {}), settings))).toBe('schedule events start a run only with a prompt');
-    expect(refused(findTrigger(parseEvent('workflow_run', loadExample('workflow_run')), settings))).toBe('event workflow_run is not handled');
+    expect(refused(findTrigger(parseEvent('workflow_run', loadExample('workflow_run')), settings))).toBe(
+      'event workflow_run is not handled',
+    );
   });
 });

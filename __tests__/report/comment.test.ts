@@ -31,7 +31,15 @@ function fenceBalanced(markdown: string): boolean {
 }
 
 describe('progressComment', () => {
-  const base = { runUrl: RUN, task: 'Fix the\nfailing test', currentStep: 'Bash: npm test', steps: 3, costUsd: 0.0123, startedAt: 1_000, now: 63_000 };
+  const base = {
+    runUrl: RUN,
+    task: 'Fix the\nfailing test',
+    currentStep: 'Bash: npm test',
+    steps: 3,
+    costUsd: 0.0123,
+    startedAt: 1_000,
+    now: 63_000,
+  };
 
   it('starts with the marker and shows run link, steps, cost and time', () => {
     const body = progressComment({ ...base, todos: [] });
@@ -67,7 +75,11 @@ describe('progressComment', () => {
 describe('finalComment', () => {
   it('starts with the marker and holds status, text, links, diff and stats', () => {
     const body = finalComment(
-      report({ commit: { sha: 'abcdef1234567890', url: 'https://github.com/o/r/commit/abcdef1' }, branch: 'agent/issue-1-fix', pr: { url: 'https://github.com/o/r/pull/2', number: 2 } }),
+      report({
+        commit: { sha: 'abcdef1234567890', url: 'https://github.com/o/r/commit/abcdef1' },
+        branch: 'agent/issue-1-fix',
+        pr: { url: 'https://github.com/o/r/pull/2', number: 2 },
+      }),
     );
     expect(body.startsWith(MARKER)).toBe(true);
     expect(body).toContain('✅ Success');
@@ -82,7 +94,15 @@ describe('finalComment', () => {
   });
 
   it('says why a run stopped, and shows the note', () => {
-    const body = finalComment(report({ conclusion: 'max-steps', reason: 'reached 40 steps', note: 'fork PR: not pushed, apply the diff below', pushed: false, branch: 'feature' }));
+    const body = finalComment(
+      report({
+        conclusion: 'max-steps',
+        reason: 'reached 40 steps',
+        note: 'fork PR: not pushed, apply the diff below',
+        pushed: false,
+        branch: 'feature',
+      }),
+    );
     expect(body).toContain('⚠️ Stopped (max-steps):** reached 40 steps');
     expect(body).toContain('> **Note:** fork PR: not pushed, apply the diff below');
     expect(body).toContain('Branch `feature` (not pushed)');

@@ -22,7 +22,9 @@ function report(over: Partial<FinalReport & { trigger: string }> = {}): FinalRep
 
 describe('jobSummary', () => {
   it('has the table, the final text and the full diff', () => {
-    const md = jobSummary(report({ commit: { sha: '0123456789abcdef', url: 'https://x/commit/0123456' }, pr: { url: 'https://x/pull/3', number: 3 } }));
+    const md = jobSummary(
+      report({ commit: { sha: '0123456789abcdef', url: 'https://x/commit/0123456' }, pr: { url: 'https://x/pull/3', number: 3 } }),
+    );
     expect(md).toContain('| Trigger | issue_comment on #12 by @octocat |');
     expect(md).toContain('| Conclusion | ✅ `success` |');
     expect(md).toContain('| Steps | 12 |');

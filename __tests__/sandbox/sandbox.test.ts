@@ -115,7 +115,9 @@ describe('prepareSandbox', () => {
   it('keeps writes outside the workspace off the host', async () => {
     if (!isolated()) return expectFallback();
     const varTmp = `/var/tmp/sandbox-escape-${process.pid}`;
-    const result = await bash(`touch /etc/sandbox-escape; echo "etc=$?"; touch ${varTmp}; echo "var=$?"; touch ${home}/x; touch ${base}/outside`);
+    const result = await bash(
+      `touch /etc/sandbox-escape; echo "etc=$?"; touch ${varTmp}; echo "var=$?"; touch ${home}/x; touch ${base}/outside`,
+    );
     expect(result.content).toMatch(/etc=1/);
     expect(result.content).toMatch(/var=1/);
     expect(await exists('/etc/sandbox-escape')).toBe(false);
@@ -251,7 +253,13 @@ describe('AppArmor restriction of user namespaces', () => {
 
   it('lifts the restriction with sudo on a GitHub-hosted runner, then sandboxes', async () => {
     const { run, calls } = simulated(true);
-    const lifted = await prepare({ bwrapPath: process.execPath, githubHosted: true, run, apparmorSysctlPath: await restricted(), pidsCgroup: false });
+    const lifted = await prepare({
+      bwrapPath: process.execPath,
+      githubHosted: true,
+      run,
+      apparmorSysctlPath: await restricted(),
+      pidsCgroup: false,
+    });
     expect(lifted.kind).toBe('bubblewrap');
     expect(lifted.description).toMatch(/after lifting Ubuntu's AppArmor restriction/);
     expect(calls).toContainEqual(SYSCTL);
@@ -272,7 +280,14 @@ describe('AppArmor restriction of user namespaces', () => {
 
   it('fails closed in strict mode when sudo is not allowed', async () => {
     const { run, calls } = simulated(false);
-    const attempt = prepareSandbox({ ...options, mode: 'strict', bwrapPath: process.execPath, githubHosted: true, run, apparmorSysctlPath: await restricted() });
+    const attempt = prepareSandbox({
+      ...options,
+      mode: 'strict',
+      bwrapPath: process.execPath,
+      githubHosted: true,
+      run,
+      apparmorSysctlPath: await restricted(),
+    });
     await expect(attempt).rejects.toThrow(SandboxUnavailableError);
     expect(calls).not.toContainEqual(SYSCTL);
   });

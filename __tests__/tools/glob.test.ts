@@ -87,7 +87,18 @@ describe('Glob', () => {
 
 describe('Glob in a git repository and outside one', () => {
   it('gives the same answer with git pathspecs as with picomatch on a plain directory', async () => {
-    const files = ['a.md', 'abc.txt', 'aXc.txt', 'src/x.ts', 'src/y.js', 'src/deep/z.ts', 'src/deep/b1.js', '.hidden/h.ts', 'docs/a.md', 'lib/[x].ts'];
+    const files = [
+      'a.md',
+      'abc.txt',
+      'aXc.txt',
+      'src/x.ts',
+      'src/y.js',
+      'src/deep/z.ts',
+      'src/deep/b1.js',
+      '.hidden/h.ts',
+      'docs/a.md',
+      'lib/[x].ts',
+    ];
     const make = async (git: boolean) => {
       const root = await fs.mkdtemp(path.join(os.tmpdir(), 'glob-same-'));
       for (const f of files) {

@@ -73,17 +73,23 @@ describe('numeric and invisible HTML entities', () => {
   });
 
   test('named entities that render as nothing are removed; others stay', () => {
-    expect(sanitizeUntrusted('Pl&shy;ease f&ZeroWidthSpace;ix&zwj; the&lrm; typo &amp; &lt;b&gt;')).toBe('Please fix the typo &amp; &lt;b&gt;');
+    expect(sanitizeUntrusted('Pl&shy;ease f&ZeroWidthSpace;ix&zwj; the&lrm; typo &amp; &lt;b&gt;')).toBe(
+      'Please fix the typo &amp; &lt;b&gt;',
+    );
   });
 });
 
 describe('markdown images and link titles', () => {
   test('image alt text is removed and the image kept', () => {
-    expect(sanitizeUntrusted(`Please fix the typo ![${SECRET}](https://x.test/a.png)`)).toBe('Please fix the typo ![](https://x.test/a.png)');
+    expect(sanitizeUntrusted(`Please fix the typo ![${SECRET}](https://x.test/a.png)`)).toBe(
+      'Please fix the typo ![](https://x.test/a.png)',
+    );
   });
 
   test('alt text with nested brackets is removed whole', () => {
-    expect(sanitizeUntrusted(`![a [${SECRET}] b](https://x.test/a.png) Please fix the typo`)).toBe('![](https://x.test/a.png) Please fix the typo');
+    expect(sanitizeUntrusted(`![a [${SECRET}] b](https://x.test/a.png) Please fix the typo`)).toBe(
+      '![](https://x.test/a.png) Please fix the typo',
+    );
   });
 
   test('an image after an unclosed bracket, or inside brackets that are no image, still loses its alt', () => {
@@ -92,11 +98,18 @@ describe('markdown images and link titles', () => {
   });
 
   test('a badge inside a link keeps the link and loses the alt', () => {
-    expect(sanitizeUntrusted('[![build passing](https://ci.test/b.svg)](https://ci.test)')).toBe('[![](https://ci.test/b.svg)](https://ci.test)');
+    expect(sanitizeUntrusted('[![build passing](https://ci.test/b.svg)](https://ci.test)')).toBe(
+      '[![](https://ci.test/b.svg)](https://ci.test)',
+    );
   });
 
   test('reference-style images are inlined without alt text or label', () => {
-    const input = [`Please fix the typo ![${SECRET}][logo] and ![${SECRET}]`, '', '[logo]: https://x.test/logo.png', `[${SECRET}]: https://x.test/b.png`].join('\n');
+    const input = [
+      `Please fix the typo ![${SECRET}][logo] and ![${SECRET}]`,
+      '',
+      '[logo]: https://x.test/logo.png',
+      `[${SECRET}]: https://x.test/b.png`,
+    ].join('\n');
     expect(expectHiddenGone(input)).toBe('Please fix the typo ![](https://x.test/logo.png) and ![](https://x.test/b.png)\n\n\n');
   });
 
@@ -129,10 +142,13 @@ describe('markdown images and link titles', () => {
 });
 
 describe('hidden HTML', () => {
-  test.each(['alt', 'title', 'aria-label', 'aria-description', 'data-note', 'placeholder', 'TITLE'])('the %s attribute is removed', (attr) => {
-    const out = expectHiddenGone(`<a href="https://x.test" ${attr}="${SECRET}">Please fix the typo</a>`);
-    expect(out).toBe('<a href="https://x.test">Please fix the typo</a>');
-  });
+  test.each(['alt', 'title', 'aria-label', 'aria-description', 'data-note', 'placeholder', 'TITLE'])(
+    'the %s attribute is removed',
+    (attr) => {
+      const out = expectHiddenGone(`<a href="https://x.test" ${attr}="${SECRET}">Please fix the typo</a>`);
+      expect(out).toBe('<a href="https://x.test">Please fix the typo</a>');
+    },
+  );
 
   test('attribute values in single quotes, unquoted, or run together are removed', () => {
     expect(sanitizeUntrusted(`<img src=a.png alt='${SECRET}'>`)).toBe('<img src=a.png>');
@@ -167,7 +183,9 @@ describe('hidden HTML', () => {
 
   test('a "<" in prose that never closes is text, and stays', () => {
     expect(sanitizeUntrusted('Crash when x<y')).toBe('Crash when x<y');
-    expect(sanitizeUntrusted('<div>\n\n</div>\n\nLoop while i<n and title stays')).toBe('<div>\n\n</div>\n\nLoop while i<n and title stays');
+    expect(sanitizeUntrusted('<div>\n\n</div>\n\nLoop while i<n and title stays')).toBe(
+      '<div>\n\n</div>\n\nLoop while i<n and title stays',
+    );
   });
 
   test('attributes on an end tag are dropped', () => {
@@ -175,7 +193,8 @@ describe('hidden HTML', () => {
   });
 
   test('visible styling and <details> stay', () => {
-    const input = '<details><summary>Logs</summary>\n\nPlease fix the typo\n</details>\n<span style="font-size: 12px; color: red">big</span>';
+    const input =
+      '<details><summary>Logs</summary>\n\nPlease fix the typo\n</details>\n<span style="font-size: 12px; color: red">big</span>';
     expect(sanitizeUntrusted(input)).toBe(input);
   });
 });

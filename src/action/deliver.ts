@@ -44,14 +44,20 @@ export interface DeliverOptions {
 }
 
 export function commitSubject(task: string): string {
-  const first = task.split('\n').find((l) => l.trim() !== '')?.trim() ?? 'agent changes';
+  const first =
+    task
+      .split('\n')
+      .find((l) => l.trim() !== '')
+      ?.trim() ?? 'agent changes';
   const subject = `agent: ${first}`;
   return subject.length > 72 ? `${subject.slice(0, 71)}…` : subject;
 }
 
 function coAuthor(requester: DeliverOptions['requester']): Identity[] {
   if (!requester) return [];
-  const email = requester.id ? `${requester.id}+${requester.login}@users.noreply.github.com` : `${requester.login}@users.noreply.github.com`;
+  const email = requester.id
+    ? `${requester.id}+${requester.login}@users.noreply.github.com`
+    : `${requester.login}@users.noreply.github.com`;
   return [{ name: requester.login, email }];
 }
 
@@ -73,17 +79,26 @@ export async function deliver(o: DeliverOptions): Promise<Delivery> {
     return { ...base, note: 'This pull request comes from a fork: nothing was pushed. The diff below can be applied with `git apply`.' };
   }
   const branch = o.plan.branch;
-  const allowed = o.plan.kind === 'pull' ? branch === o.plan.branch : branch.startsWith(o.branchPrefix) && branch.length > o.branchPrefix.length;
-  if (!allowed) throw new Error(`refusing to push to ${branch}: only the pull request's branch or new ${o.branchPrefix}* branches are pushed`);
+  const allowed =
+    o.plan.kind === 'pull' ? branch === o.plan.branch : branch.startsWith(o.branchPrefix) && branch.length > o.branchPrefix.length;
+  if (!allowed)
+    throw new Error(`refusing to push to ${branch}: only the pull request's branch or new ${o.branchPrefix}* branches are pushed`);
   // A token rarely may push workflow files, and a prompt-injected run must not rewrite CI: hold them back unless allowed.
   const held = o.allowWorkflowChanges ? [] : await o.repo.workflowChanges();
   const notes: string[] = [];
   if (held.length > 0) {
-    notes.push(`Changes to workflow files were not pushed (allow-workflow-changes is off): ${held.map((f) => `\`${f}\``).join(', ')}. They are in the diff below.`);
+    notes.push(
+      `Changes to workflow files were not pushed (allow-workflow-changes is off): ${held.map((f) => `\`${f}\``).join(', ')}. They are in the diff below.`,
+    );
   }
   if (o.plan.kind === 'new-branch') await o.repo.createBranch(branch);
   const message = o.redact(`${commitSubject(o.task)}\n\nRequested in ${o.requestUrl}`);
-  const sha = await o.repo.commitAll(message, { committer: BOT_IDENTITY, author: BOT_IDENTITY, coAuthors: coAuthor(o.requester), exclude: held });
+  const sha = await o.repo.commitAll(message, {
+    committer: BOT_IDENTITY,
+    author: BOT_IDENTITY,
+    coAuthors: coAuthor(o.requester),
+    exclude: held,
+  });
   if (!sha) return { ...base, note: [...notes, 'Nothing was committed.'].join(' ') };
   const commit = { sha, url: `${o.serverUrl}/${o.owner}/${o.name}/commit/${sha}` };
   try {
@@ -91,7 +106,12 @@ export async function deliver(o: DeliverOptions): Promise<Delivery> {
   } catch (error) {
     const why = error instanceof Error ? error.message.split('\n')[0] : String(error);
     o.log(`push to ${branch} failed: ${why}`);
-    return { ...base, branch, commit, note: [...notes, `The commit could not be pushed to \`${branch}\` (${o.redact(why ?? '')}). The diff is below.`].join(' ') };
+    return {
+      ...base,
+      branch,
+      commit,
+      note: [...notes, `The commit could not be pushed to \`${branch}\` (${o.redact(why ?? '')}). The diff is below.`].join(' '),
+    };
   }
   const delivered: Delivery = { ...base, branch, commit, pushed: true, ...(notes.length > 0 ? { note: notes.join(' ') } : {}) };
   if (o.plan.kind !== 'new-branch' || o.pullRequest === 'never') return delivered;

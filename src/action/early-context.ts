@@ -25,7 +25,9 @@ export class EarlyContext {
       this.pull = pull;
       this.listener?.(pull);
     };
-    this.context = repoRef(gh, event, owner, name).then((repo) => gatherContext(gh, event, repo, trigger, { onPull, ...(comments ? { comments } : {}) }));
+    this.context = repoRef(gh, event, owner, name).then((repo) =>
+      gatherContext(gh, event, repo, trigger, { onPull, ...(comments ? { comments } : {}) }),
+    );
     this.context.catch(() => undefined);
   }
 

@@ -1,14 +1,11 @@
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { TranscriptWriter } from '../agent/transcript.js';
-import { textMessage, type Model } from '../core/index.js';
+import type { Model } from '../core/index.js';
 import type { GitHub } from '../github/client.js';
 import type { GitHubEvent } from '../github/event.js';
 import type { Trigger } from '../github/trigger.js';
 import type { Redactor } from '../report/redact.js';
 import type { Sandbox } from '../sandbox/index.js';
-import { runTask, type TaskResult } from '../task.js';
 import type { EarlyContext } from './early-context.js';
+import { anthropicModel, executeTask } from './execute.js';
 import type { ActionIo, ActionOutcome } from './io.js';
 import { load } from './lazy.js';
 import { implementMode } from './modes/implement.js';
@@ -52,15 +49,32 @@ export class Job {
   private readonly link: string;
   private readonly tracking: Tracking;
   private readonly mode: Mode;
-  private transcriptPath = '';
 
   constructor(private readonly j: JobInput) {
     [this.owner, this.name] = j.runner.GITHUB_REPOSITORY.split('/') as [string, string];
     this.link = runUrl(j.runner);
     const { gh, event, trigger, io, redactor, runner, startedAt, early } = j;
     const where = { gh, owner: this.owner, name: this.name };
-    this.tracking = new Tracking({ ...where, event, trigger, io, redactor, runId: runner.GITHUB_RUN_ID, runUrl: this.link, startedAt, ...(early.comments ? { comments: early.comments } : {}) });
-    this.mode = implementMode({ ...where, settings: j.settings, trigger, serverUrl: runner.GITHUB_SERVER_URL, requestUrl: requestUrl(j, this.link), io, redactor });
+    this.tracking = new Tracking({
+      ...where,
+      event,
+      trigger,
+      io,
+      redactor,
+      runId: runner.GITHUB_RUN_ID,
+      runUrl: this.link,
+      startedAt,
+      ...(early.comments ? { comments: early.comments } : {}),
+    });
+    this.mode = implementMode({
+      ...where,
+      settings: j.settings,
+      trigger,
+      serverUrl: runner.GITHUB_SERVER_URL,
+      requestUrl: requestUrl(j, this.link),
+      io,
+      redactor,
+    });
   }
 
   async run(): Promise<ActionOutcome> {
@@ -68,7 +82,7 @@ export class Job {
     // 1. The sandbox probe and the model client load while GitHub answers.
     const preparing = jobSandbox(settings, runner, env, io, this.j.prepareSandbox);
     preparing.catch(() => undefined);
-    const model = this.j.model ? Promise.resolve(this.j.model) : this.anthropic();
+    const model = this.j.model ? Promise.resolve(this.j.model) : anthropicModel(settings, env, this.j.apiKey);
     model.catch(() => undefined);
     // 2. The checkout's credentials leave the workspace for the run.
     const credentials = (await load.credentials()).takeCheckoutCredentials(runner.GITHUB_WORKSPACE);
@@ -86,14 +100,16 @@ export class Job {
       const work: Work = { git: await git, plan: await (checkout ?? this.planFor(context, await git)) };
       const sandbox = await preparing;
       // 5. The loop.
-      const result = await this.execute(redactor.redact(this.mode.prompt(context, work.plan)), await model, sandbox);
+      const prompt = redactor.redact(this.mode.prompt(context, work.plan));
+      const run = { prompt, model: await model, sandbox, mode: this.mode, events: this.tracking.events() };
+      const { result, transcript } = await executeTask(this.j, run);
       // 6. The work goes where the mode says, then the report.
       const delivery = await this.mode.deliver(result, work);
       const notes = [delivery.note, sandboxNote(sandbox, settings)].filter((n): n is string => Boolean(n));
       const report = finalReport(result, delivery, { runUrl: this.link, startedAt: this.j.startedAt, notes });
       await this.tracking.finish(report);
       const trigger = `${this.j.trigger.source} by ${this.j.trigger.requester ? `@${this.j.trigger.requester.login}` : 'the workflow'}`;
-      await publish(io, redactor, report, result, delivery, { commentUrl: this.tracking.url, transcript: this.transcriptPath, trigger });
+      await publish(io, redactor, report, result, delivery, { commentUrl: this.tracking.url, transcript, trigger });
       return { conclusion: result.conclusion, reason: result.reason };
     } catch (error) {
       const message = redactor.redact(error instanceof Error ? error.message : String(error));
@@ -111,39 +127,5 @@ export class Job {
     if (context.pull) return planPull(context.pull, git.netRepo);
     const { trigger, redactor, settings, runner } = this.j;
     return planNewBranch(context, git, { trigger, redactor, branchPrefix: settings.branchPrefix, runId: runner.GITHUB_RUN_ID });
-  }
-
-  /** The Anthropic client, loaded once the job is under way, not before the first request to GitHub. */
-  private async anthropic(): Promise<Model> {
-    const { settings, env, apiKey } = this.j;
-    const { AnthropicModel } = await load.anthropic();
-    const baseURL = settings.anthropicBaseUrl || env['ANTHROPIC_BASE_URL'] || undefined;
-    return new AnthropicModel({ model: settings.model, apiKey, baseURL, maxRetries: settings.maxRetries, prices: settings.prices });
-  }
-
-  private async execute(prompt: string, model: Model, sandbox: Sandbox): Promise<TaskResult> {
-    const { settings, runner, redactor, io, env } = this.j;
-    const dir = join(runner.RUNNER_TEMP ?? runner.GITHUB_WORKSPACE, 'agent-action');
-    mkdirSync(dir, { recursive: true });
-    const transcript = new TranscriptWriter(join(dir, `transcript-${runner.GITHUB_RUN_ID}-${runner.GITHUB_RUN_ATTEMPT}.jsonl`));
-    this.transcriptPath = transcript.path;
-    const result = await runTask({
-      settings,
-      model,
-      cwd: runner.GITHUB_WORKSPACE,
-      env,
-      ...(runner.RUNNER_TEMP ? { runnerTemp: runner.RUNNER_TEMP } : {}),
-      messages: [textMessage('user', prompt)],
-      mode: 'action',
-      appendSystemPrompt: settings.appendSystemPrompt,
-      transcript,
-      signal: this.j.signal,
-      startedAt: this.j.startedAt,
-      wrap: Promise.resolve(sandbox.wrap),
-      tools: (base) => this.mode.tools(base),
-      events: this.tracking.events(),
-    });
-    io.info(redactor.redact(`agent-action: ${result.conclusion}${result.reason ? ` (${result.reason})` : ''}\n${result.result}`));
-    return result;
   }
 }

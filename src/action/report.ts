@@ -27,7 +27,11 @@ export function setOutputs(io: ActionIo, redactor: Redactor, outputs: Outputs): 
 }
 
 /** The run as the final comment and the job summary show it. */
-export function finalReport(result: TaskResult, delivery: Delivery, o: { runUrl: string; startedAt: number; notes: string[] }): FinalReport {
+export function finalReport(
+  result: TaskResult,
+  delivery: Delivery,
+  o: { runUrl: string; startedAt: number; notes: string[] },
+): FinalReport {
   return {
     conclusion: result.conclusion,
     reason: result.reason,
@@ -51,7 +55,17 @@ export function finalReport(result: TaskResult, delivery: Delivery, o: { runUrl:
 /** A run that failed before it could report anything else. */
 export function failedReport(message: string, runUrl: string, startedAt: number): FinalReport {
   const nothing = { diff: '', diffStat: '', changedFiles: [], pushed: false };
-  return { conclusion: 'error', reason: message, result: '', runUrl, steps: 0, usage: ZERO_USAGE, costUsd: 0, durationMs: Date.now() - startedAt, ...nothing };
+  return {
+    conclusion: 'error',
+    reason: message,
+    result: '',
+    runUrl,
+    steps: 0,
+    usage: ZERO_USAGE,
+    costUsd: 0,
+    durationMs: Date.now() - startedAt,
+    ...nothing,
+  };
 }
 
 export interface Published {
@@ -62,7 +76,14 @@ export interface Published {
 }
 
 /** The job summary and the outputs. */
-export async function publish(io: ActionIo, redactor: Redactor, report: FinalReport, result: TaskResult, delivery: Delivery, p: Published): Promise<void> {
+export async function publish(
+  io: ActionIo,
+  redactor: Redactor,
+  report: FinalReport,
+  result: TaskResult,
+  delivery: Delivery,
+  p: Published,
+): Promise<void> {
   await io.summary(redactor.redact(jobSummary({ ...report, trigger: p.trigger })));
   setOutputs(io, redactor, {
     conclusion: result.conclusion,

@@ -52,7 +52,10 @@ export async function runAction(deps: ActionDeps): Promise<ActionOutcome> {
   }
   const trigger = decision.trigger;
   const [owner, name] = runner.GITHUB_REPOSITORY.split('/') as [string, string];
-  const gh = (deps.github ?? ((token, baseUrl) => createGitHub({ token, baseUrl, log: (m) => io.warning(redactor.redact(m)) })))(settings.githubToken, runner.GITHUB_API_URL);
+  const gh = (deps.github ?? ((token, baseUrl) => createGitHub({ token, baseUrl, log: (m) => io.warning(redactor.redact(m)) })))(
+    settings.githubToken,
+    runner.GITHUB_API_URL,
+  );
   const early = new EarlyContext(gh, event, trigger, owner, name);
   const auth = await authorize(gh, { owner, name }, trigger.requester, settings.allowedBots);
   if (!auth.allowed) {
@@ -62,5 +65,20 @@ export async function runAction(deps: ActionDeps): Promise<ActionOutcome> {
   }
   io.info(`agent-action: ${trigger.source} trigger; ${auth.reason}`);
   if (!apiKey) throw new Error('input anthropic-api-key: is required (or set ANTHROPIC_API_KEY)');
-  return new Job({ early, settings, runner, env, event, trigger, gh, io, redactor, signal: deps.signal, apiKey, startedAt, ...(deps.model ? { model: deps.model } : {}), ...(deps.prepareSandbox ? { prepareSandbox: deps.prepareSandbox } : {}) }).run();
+  return new Job({
+    early,
+    settings,
+    runner,
+    env,
+    event,
+    trigger,
+    gh,
+    io,
+    redactor,
+    signal: deps.signal,
+    apiKey,
+    startedAt,
+    ...(deps.model ? { model: deps.model } : {}),
+    ...(deps.prepareSandbox ? { prepareSandbox: deps.prepareSandbox } : {}),
+  }).run();
 }

@@ -9,7 +9,13 @@ import type { ActionSettings } from './settings.js';
 export type PrepareSandbox = (options: SandboxOptions) => Promise<Sandbox>;
 
 /** The sandbox Bash commands run in on this runner, said in the log (as a warning when there is none). */
-export async function jobSandbox(settings: ActionSettings, runner: RunnerEnv, env: NodeJS.ProcessEnv, io: ActionIo, prepare?: PrepareSandbox): Promise<Sandbox> {
+export async function jobSandbox(
+  settings: ActionSettings,
+  runner: RunnerEnv,
+  env: NodeJS.ProcessEnv,
+  io: ActionIo,
+  prepare?: PrepareSandbox,
+): Promise<Sandbox> {
   // RUNNER_TEMP holds the step's GITHUB_OUTPUT/GITHUB_ENV files and checkout's credentials: out of reach.
   const hide = [runner.RUNNER_TEMP].filter((p): p is string => typeof p === 'string' && p.length > 0);
   const sandbox = await (prepare ?? (await load.sandbox()).prepareSandbox)({

@@ -37,7 +37,10 @@ export const ActionSettingsSchema = LoopSettingsSchema.extend({
   /** Extra instructions for the system prompt. */
   appendSystemPrompt: z.string().default(''),
   /** Push changes under .github/workflows/ (off: reported in the comment, not pushed). */
-  allowWorkflowChanges: z.enum(['true', 'false']).transform((v) => v === 'true').default(false),
+  allowWorkflowChanges: z
+    .enum(['true', 'false'])
+    .transform((v) => v === 'true')
+    .default(false),
   /** Bubblewrap for Bash: auto (use it when it works, say so when not), strict (fail closed), off. */
   sandbox: z.enum(['auto', 'strict', 'off']).default('auto'),
   /** Network inside the sandbox: on (installs work) or off. */

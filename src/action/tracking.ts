@@ -98,7 +98,9 @@ export class Tracking {
     try {
       this.comment = await this.ready;
     } catch (error) {
-      this.t.io.warning(`the tracking comment could not be created: ${this.t.redactor.redact(error instanceof Error ? error.message : String(error))}`);
+      this.t.io.warning(
+        `the tracking comment could not be created: ${this.t.redactor.redact(error instanceof Error ? error.message : String(error))}`,
+      );
       this.comment = null;
     }
     await this.reaction;

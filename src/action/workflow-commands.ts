@@ -9,13 +9,13 @@ import { EOL } from 'node:os';
  * only OIDC token requests need.
  */
 export interface StepIo {
-  info(message: string): void;
-  warning(message: string): void;
-  error(message: string): void;
-  setSecret(value: string): void;
-  setOutput(name: string, value: string): void;
-  appendSummary(markdown: string): void;
-  setFailed(message: string): void;
+  info: (message: string) => void;
+  warning: (message: string) => void;
+  error: (message: string) => void;
+  setSecret: (value: string) => void;
+  setOutput: (name: string, value: string) => void;
+  appendSummary: (markdown: string) => void;
+  setFailed: (message: string) => void;
 }
 
 /** Command data escaping, as the runner unescapes it. */

@@ -8,12 +8,12 @@ import type { TranscriptWriter } from './transcript.js';
 
 /** Progress as it happens, for the CLI's stderr and the action's tracking comment. */
 export interface LoopEvents {
-  onText?(delta: string): void;
-  onToolStart?(call: ToolCall): void;
-  onToolEnd?(call: ToolCall, outcome: ToolOutcome, ms: number): void;
-  onStep?(info: { step: number; usage: Usage; costUsd: number; totalCostUsd: number; stopReason: string | null }): void;
+  onText?: (delta: string) => void;
+  onToolStart?: (call: ToolCall) => void;
+  onToolEnd?: (call: ToolCall, outcome: ToolOutcome, ms: number) => void;
+  onStep?: (info: { step: number; usage: Usage; costUsd: number; totalCostUsd: number; stopReason: string | null }) => void;
   /** Retries, compaction and other things worth a line in the log. */
-  onNotice?(message: string): void;
+  onNotice?: (message: string) => void;
 }
 
 export interface LoopConfig {

@@ -1,13 +1,13 @@
 import { ModelError, type ModelTurn } from '../core/model.js';
-import { blocksOf, textOf, type Block, type Message, type ToolResultBlock, type ToolUseBlock } from '../core/messages.js';
-import { runInBatches } from './batches.js';
+import { blocksOf, textOf, type Block, type Message, type ToolUseBlock } from '../core/messages.js';
 import { compact } from './compaction.js';
 import type { LoopConfig, LoopResult } from './config.js';
 import { CANCELLED, firstStop, stopConditions, TIMEOUT, type Stop, type StopCondition } from './limits.js';
 import { UsageMeter } from './meter.js';
-import { CONTEXT_CLEARED, droppedCall, NOT_RUN, OUTPUT_LIMIT, repeatedFailure } from './notes.js';
-import { FailureStreak, STUCK_STOP, STUCK_WARN } from './stuck.js';
+import { CONTEXT_CLEARED, droppedCall, OUTPUT_LIMIT } from './notes.js';
+import { FailureStreak } from './stuck.js';
 import { backoffMs, defaultSleep, withDeadline } from './timing.js';
+import { runToolCalls } from './tool-calls.js';
 import { messageRecord, now } from './transcript.js';
 
 export type { LoopConfig, LoopEvents, LoopResult } from './config.js';
@@ -71,7 +71,13 @@ class Loop {
 
   private check(signal: AbortSignal): Stop | null {
     const { steps, meter } = this;
-    const state = { steps, costUsd: meter.costUsd, lastCallCostUsd: meter.lastCallCostUsd, now: this.clock(), aborted: this.config.signal.aborted };
+    const state = {
+      steps,
+      costUsd: meter.costUsd,
+      lastCallCostUsd: meter.lastCallCostUsd,
+      now: this.clock(),
+      aborted: this.config.signal.aborted,
+    };
     // The deadline timer may fire a hair before the clock agrees.
     return firstStop(this.conditions, state) ?? (signal.aborted ? TIMEOUT : null);
   }
@@ -113,7 +119,11 @@ class Loop {
   private async compact(signal: AbortSignal): Promise<number> {
     const { events, transcript } = this.config;
     const made = await compact(this.messages, {
-      summarise: (request) => this.call(request, signal, false).then((t) => textOf(t.content), () => null),
+      summarise: (request) =>
+        this.call(request, signal, false).then(
+          (t) => textOf(t.content),
+          () => null,
+        ),
       onCleared: (cleared) => {
         events?.onNotice?.(`context: cleared ${cleared} older tool results`);
         transcript?.write({ type: 'meta', event: 'compaction', time: now(), cleared });
@@ -143,7 +153,8 @@ class Loop {
     const calls = blocks.filter((b): b is ToolUseBlock => b.type === 'tool_use');
     if (!cut && calls.length === 0) return { stop: { conclusion: 'success', reason: '' }, result: text };
 
-    const results: Block[] = await runInBatches(calls, (c) => this.config.tools.isReadOnly(c.name), (c) => this.runTool(c, signal));
+    const { tools, events } = this.config;
+    const results: Block[] = await runToolCalls(calls, signal, { tools, events, streak: this.streak, clock: this.clock });
     if (turn.stop === 'context_full') {
       if ((await this.compact(signal)) === 0 && calls.length === 0) {
         return { stop: { conclusion: 'error', reason: 'the context window is full and nothing is left to clear' } };
@@ -155,26 +166,11 @@ class Loop {
     this.appendUser(results);
     if (this.streak.stuck) {
       const { tool, count, error } = this.streak;
-      return { stop: { conclusion: 'error', reason: `stuck: the same ${tool} call failed the same way ${count} times in a row (${error})` } };
+      const reason = `stuck: the same ${tool} call failed the same way ${count} times in a row (${error})`;
+      return { stop: { conclusion: 'error', reason } };
     }
     if (this.config.signal.aborted) return { stop: CANCELLED };
     return signal.aborted ? { stop: this.check(signal) ?? TIMEOUT } : 'next';
-  }
-
-  private async runTool(call: ToolUseBlock, signal: AbortSignal): Promise<ToolResultBlock> {
-    if (signal.aborted) return { type: 'tool_result', tool_use_id: call.id, is_error: true, content: NOT_RUN };
-    const { events, tools } = this.config;
-    events?.onToolStart?.(call);
-    const started = this.clock();
-    const outcome = await tools.execute(call, signal);
-    events?.onToolEnd?.(call, outcome, this.clock() - started);
-    const repeats = this.streak.record(call, outcome);
-    let content = outcome.content;
-    if (repeats >= STUCK_WARN && repeats < STUCK_STOP) {
-      const warning = repeatedFailure(call.name, repeats, STUCK_STOP);
-      content = typeof content === 'string' ? content + warning : [...content, { type: 'text', text: warning }];
-    }
-    return { type: 'tool_result', tool_use_id: call.id, content, ...(outcome.isError ? { is_error: true } : {}) };
   }
 
   private append(message: Message): void {

@@ -14,7 +14,7 @@ export const defaultSleep: Sleep = (ms, signal) =>
   });
 
 /** The deadline as a signal, so a model call or a tool in flight stops when time runs out. */
-export function withDeadline(signal: AbortSignal, deadline: number, clock: () => number): { signal: AbortSignal; dispose(): void } {
+export function withDeadline(signal: AbortSignal, deadline: number, clock: () => number): { signal: AbortSignal; dispose: () => void } {
   if (!Number.isFinite(deadline)) return { signal, dispose() {} };
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(new Error('deadline')), Math.max(0, deadline - clock()));

@@ -104,7 +104,8 @@ function runOptions(values: Values, prompt: string, env: NodeJS.ProcessEnv): Par
   });
   if (!settings.success) return { kind: 'error', message: describeSettingsError(settings.error, OPTION_NAMES) };
   const sandbox = values.sandbox;
-  if (sandbox !== 'auto' && sandbox !== 'strict' && sandbox !== 'off') return { kind: 'error', message: `--sandbox: expected auto, strict or off, got "${sandbox}"` };
+  if (sandbox !== 'auto' && sandbox !== 'strict' && sandbox !== 'off')
+    return { kind: 'error', message: `--sandbox: expected auto, strict or off, got "${sandbox}"` };
   const network = values.network;
   if (network !== 'on' && network !== 'off') return { kind: 'error', message: `--network: expected on or off, got "${network}"` };
   return {

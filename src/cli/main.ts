@@ -48,9 +48,13 @@ async function openSandbox(options: CliOptions, io: CliIo): Promise<Sandbox | nu
   const { prepareSandbox } = await import('../sandbox/index.js');
   const workspace = realpathSync(resolve(options.cwd));
   const env = toolEnvironment(io.env);
-  const sandbox = await prepareSandbox({ mode: options.sandbox, network: options.network, workspace, ...(io.env['HOME'] ? { home: io.env['HOME'] } : {}), env }).catch(
-    (error: unknown) => Promise.reject(new UsageError(errorText(error))),
-  );
+  const sandbox = await prepareSandbox({
+    mode: options.sandbox,
+    network: options.network,
+    workspace,
+    ...(io.env['HOME'] ? { home: io.env['HOME'] } : {}),
+    env,
+  }).catch((error: unknown) => Promise.reject(new UsageError(errorText(error))));
   io.stderr.write(`${sandbox.description}\n`);
   return sandbox;
 }
@@ -63,7 +67,13 @@ async function run(options: CliOptions, apiKey: string, io: CliIo): Promise<{ re
   const already = transcriptPath && options.resume && resolve(transcriptPath) === resolve(options.resume) ? start.resumedCount : 0;
   const sandbox = await openSandbox(options, io);
   const { settings } = options;
-  const model = new AnthropicModel({ model: settings.model, apiKey, baseURL: io.env['ANTHROPIC_BASE_URL'] || undefined, maxRetries: settings.maxRetries, prices: settings.prices });
+  const model = new AnthropicModel({
+    model: settings.model,
+    apiKey,
+    baseURL: io.env['ANTHROPIC_BASE_URL'] || undefined,
+    maxRetries: settings.maxRetries,
+    prices: settings.prices,
+  });
   try {
     const result = await runTask({
       settings,

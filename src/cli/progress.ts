@@ -29,7 +29,8 @@ export function progressEvents(out: ProgressWriter, options: { quiet: boolean })
       line(`→ ${call.name} ${describeToolCall(call.name, call.input)}`.trimEnd());
     },
     onToolEnd(call, outcome, ms) {
-      if (outcome.isError) line(`  ✗ ${call.name} failed (${formatDuration(ms)}): ${outcomeText(outcome).split('\n')[0]?.slice(0, 160) ?? ''}`);
+      if (outcome.isError)
+        line(`  ✗ ${call.name} failed (${formatDuration(ms)}): ${outcomeText(outcome).split('\n')[0]?.slice(0, 160) ?? ''}`);
     },
     onNotice(message) {
       line(`! ${message}`);
@@ -41,6 +42,13 @@ export function progressEvents(out: ProgressWriter, options: { quiet: boolean })
 }
 
 /** The closing line: how the run ended and its figures. */
-export function summaryLine(r: { conclusion: string; reason: string; steps: number; usage: Usage; costUsd: number; durationMs: number }): string {
+export function summaryLine(r: {
+  conclusion: string;
+  reason: string;
+  steps: number;
+  usage: Usage;
+  costUsd: number;
+  durationMs: number;
+}): string {
   return `${r.conclusion}${r.reason ? ` (${r.reason})` : ''} · ${runFigures(r)}`;
 }

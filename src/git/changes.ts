@@ -6,7 +6,10 @@ import { join } from 'node:path';
 async function run(cmd: string, args: string[], options: { cwd: string; maxBuffer: number }): Promise<{ stdout: string }> {
   const { execFile } = await import('node:child_process');
   return new Promise((resolve, reject) => {
-    execFile(cmd, args, { ...options, encoding: 'utf8' }, (error, stdout) => (error ? reject(error) : resolve({ stdout })));
+    execFile(cmd, args, { ...options, encoding: 'utf8' }, (error, stdout) => {
+      if (error) reject(error instanceof Error ? error : new Error(error.message));
+      else resolve({ stdout });
+    });
   });
 }
 
@@ -18,7 +21,10 @@ export interface Baseline {
 
 async function status(cwd: string): Promise<string[] | null> {
   try {
-    const { stdout } = await run('git', ['status', '--porcelain=v1', '-z', '--untracked-files=all', '--no-renames'], { cwd, maxBuffer: 64 * 1024 * 1024 });
+    const { stdout } = await run('git', ['status', '--porcelain=v1', '-z', '--untracked-files=all', '--no-renames'], {
+      cwd,
+      maxBuffer: 64 * 1024 * 1024,
+    });
     return stdout
       .split('\0')
       .filter((entry) => entry.length > 3)
@@ -30,7 +36,9 @@ async function status(cwd: string): Promise<string[] | null> {
 
 async function hashOf(root: string, path: string): Promise<string> {
   try {
-    return createHash('sha1').update(await readFile(join(root, path))).digest('hex');
+    return createHash('sha1')
+      .update(await readFile(join(root, path)))
+      .digest('hex');
   } catch {
     return 'missing';
   }

@@ -59,5 +59,9 @@ export function takeCheckoutCredentials(cwd: string): { taken: number; restore()
 /** Credentials for an https origin, for one git command's environment (never a tool's). */
 export function authEnv(token: string, serverUrl: string): Record<string, string> {
   const basic = Buffer.from(`x-access-token:${token}`).toString('base64');
-  return { GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: `http.${serverUrl.replace(/\/+$/, '')}/.extraheader`, GIT_CONFIG_VALUE_0: `AUTHORIZATION: basic ${basic}` };
+  return {
+    GIT_CONFIG_COUNT: '1',
+    GIT_CONFIG_KEY_0: `http.${serverUrl.replace(/\/+$/, '')}/.extraheader`,
+    GIT_CONFIG_VALUE_0: `AUTHORIZATION: basic ${basic}`,
+  };
 }

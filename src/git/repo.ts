@@ -72,7 +72,11 @@ function nulList(output: string): string[] {
 
 /** Newlines or angle brackets in a name would forge extra trailers or break the ident line. */
 function cleanIdentity(who: Identity): Identity {
-  const clean = (s: string) => s.replace(/[\p{Cc}<>]/gu, ' ').replace(/\s+/g, ' ').trim();
+  const clean = (s: string) =>
+    s
+      .replace(/[\p{Cc}<>]/gu, ' ')
+      .replace(/\s+/g, ' ')
+      .trim();
   return { name: clean(who.name), email: clean(who.email) };
 }
 

@@ -109,7 +109,8 @@ async function pullContext(gh: Gh, where: Where, number: number, limits: Context
 async function logTail(gh: Gh, where: Where, jobId: number, chars: number): Promise<string | null> {
   try {
     const response = await gh.rest.actions.downloadJobLogsForWorkflowRun({ ...where, job_id: jobId });
-    const text = typeof response.data === 'string' ? response.data : String(response.data ?? '');
+    const data: unknown = response.data;
+    const text = typeof data === 'string' ? data : data instanceof ArrayBuffer ? Buffer.from(data).toString('utf8') : '';
     return text.slice(-chars);
   } catch {
     // The default token of a workflow without `actions: read` may not read logs: names still help.

@@ -19,14 +19,12 @@ const nullableNumber = z
 
 export const ActorSchema = z
   .looseObject({ login: z.string(), type: z.string().nullish(), id: z.number().nullish() })
-  .transform(
-    (a): Actor => ({
-      login: a.login,
-      // Without a type, the `[bot]` suffix GitHub gives every app account is the tell.
-      type: a.type ?? (a.login.endsWith('[bot]') ? 'Bot' : 'User'),
-      ...(typeof a.id === 'number' ? { id: a.id } : {}),
-    }),
-  );
+  .transform((a): Actor => ({
+    login: a.login,
+    // Without a type, the `[bot]` suffix GitHub gives every app account is the tell.
+    type: a.type ?? (a.login.endsWith('[bot]') ? 'Bot' : 'User'),
+    ...(typeof a.id === 'number' ? { id: a.id } : {}),
+  }));
 
 export const RepoSchema = z
   .looseObject({
@@ -38,15 +36,13 @@ export const RepoSchema = z
     master_branch: z.string().nullish(),
     private: z.boolean().nullish(),
   })
-  .transform(
-    (r): RepoRef => ({
-      owner: r.owner?.login ?? r.owner?.name ?? r.full_name.split('/')[0] ?? '',
-      name: r.name,
-      fullName: r.full_name,
-      defaultBranch: r.default_branch ?? r.master_branch ?? '',
-      private: r.private ?? false,
-    }),
-  );
+  .transform((r): RepoRef => ({
+    owner: r.owner?.login ?? r.owner?.name ?? r.full_name.split('/')[0] ?? '',
+    name: r.name,
+    fullName: r.full_name,
+    defaultBranch: r.default_branch ?? r.master_branch ?? '',
+    private: r.private ?? false,
+  }));
 
 const IssueSchema = z
   .looseObject({
@@ -59,18 +55,16 @@ const IssueSchema = z
     html_url: text,
     updated_at: text,
   })
-  .transform(
-    (i): IssueRef => ({
-      number: i.number,
-      title: i.title,
-      body: i.body,
-      user: i.user,
-      labels: (i.labels ?? []).map((l) => l.name),
-      isPullRequest: i.pull_request != null,
-      htmlUrl: i.html_url,
-      updatedAt: i.updated_at,
-    }),
-  );
+  .transform((i): IssueRef => ({
+    number: i.number,
+    title: i.title,
+    body: i.body,
+    user: i.user,
+    labels: (i.labels ?? []).map((l) => l.name),
+    isPullRequest: i.pull_request != null,
+    htmlUrl: i.html_url,
+    updatedAt: i.updated_at,
+  }));
 
 const BranchSchema = z.looseObject({
   ref: z.string(),
@@ -141,29 +135,25 @@ const ReviewCommentSchema = z
     diff_hunk: text,
     in_reply_to_id: nullableNumber,
   })
-  .transform(
-    (c): ReviewCommentRef => ({
-      ...toCommentRef(c),
-      path: c.path,
-      line: c.line,
-      startLine: c.start_line,
-      diffHunk: c.diff_hunk,
-      inReplyToId: c.in_reply_to_id,
-    }),
-  );
+  .transform((c): ReviewCommentRef => ({
+    ...toCommentRef(c),
+    path: c.path,
+    line: c.line,
+    startLine: c.start_line,
+    diffHunk: c.diff_hunk,
+    inReplyToId: c.in_reply_to_id,
+  }));
 
 const ReviewSchema = z
   .looseObject({ id: z.number(), body: text, user: ActorSchema, state: z.string(), submitted_at: text, html_url: text })
-  .transform(
-    (r): ReviewRef => ({
-      id: r.id,
-      body: r.body,
-      user: r.user,
-      state: r.state,
-      submittedAt: r.submitted_at,
-      htmlUrl: r.html_url,
-    }),
-  );
+  .transform((r): ReviewRef => ({
+    id: r.id,
+    body: r.body,
+    user: r.user,
+    state: r.state,
+    submittedAt: r.submitted_at,
+    htmlUrl: r.html_url,
+  }));
 
 const base = { action: z.string(), repository: RepoSchema, sender: ActorSchema };
 

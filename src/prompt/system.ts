@@ -25,7 +25,7 @@ export function systemPrompt(options: SystemPromptOptions): string {
     'How to work:',
     '- Explore before changing: read the relevant code, and reproduce a reported failure before fixing it.',
     '- Keep changes focused on the task; do not reformat or refactor unrelated code.',
-    '- After editing, run the project\'s tests or checks that cover the change, and fix what you broke.',
+    "- After editing, run the project's tests or checks that cover the change, and fix what you broke.",
     ...(has('TodoWrite') ? ['- For work of several steps, keep a TodoWrite checklist current: one item in_progress at a time.'] : []),
     ...(has('Edit') ? [`- Prefer Edit for changes to existing files${has('Read') ? '; Read a file before editing it' : ''}.`] : []),
     '- Commands run non-interactively with stdin closed: never start editors, pagers or prompts, and do not leave servers running.',

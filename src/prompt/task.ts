@@ -8,8 +8,7 @@ function section(title: string, body: string): string {
 
 function pullSection(pull: NonNullable<TaskContext['pull']>): string {
   const files = pull.files.map((f) => `- ${f.filename} (${f.status}, +${f.additions} -${f.deletions})`).join('\n');
-  const cut =
-    pull.diffCut > 0 ? `\n[diff cut: ${pull.diffCut} more characters; use git diff origin/${pull.baseRef} for the rest]` : '';
+  const cut = pull.diffCut > 0 ? `\n[diff cut: ${pull.diffCut} more characters; use git diff origin/${pull.baseRef} for the rest]` : '';
   const fork = pull.isFork ? ' (from a fork: nothing will be pushed; your diff will be posted)' : '';
   const lines = [
     `Pull request #${pull.number} by @${pull.author}: ${pull.headRepoFullName}:${pull.headRef} into ${pull.baseRef}${fork}.`,

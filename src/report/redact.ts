@@ -22,7 +22,9 @@ function escapeRegExp(text: string): string {
  * alignment, whatever surrounds it.
  */
 function base64Core(secret: Buffer, offset: number): string {
-  const encoded = Buffer.concat([Buffer.alloc(offset), secret]).toString('base64').replace(/=+$/, '');
+  const encoded = Buffer.concat([Buffer.alloc(offset), secret])
+    .toString('base64')
+    .replace(/=+$/, '');
   const startBits = offset * 8;
   const endBits = (offset + secret.length) * 8;
   return encoded.slice(Math.ceil(startBits / 6), Math.floor(endBits / 6));

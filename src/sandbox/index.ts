@@ -13,7 +13,7 @@ export { SandboxUnavailableError, type NetworkMode, type Sandbox, type SandboxMo
 export const DEFAULT_PROCESS_LIMIT = 2048;
 
 function none(description: string): Sandbox {
-  return { kind: 'none', description, wrap: (argv) => argv, processesLimited: false, dispose: async () => undefined };
+  return { kind: 'none', description, wrap: (argv) => argv, processesLimited: false, dispose: () => Promise.resolve() };
 }
 
 function unsandboxed(o: SandboxOptions, reason: string): Sandbox {

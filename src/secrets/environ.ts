@@ -20,7 +20,7 @@ export function scrubEnvironment(isSecret: (name: string) => boolean): string[] 
     fd = openSync('/proc/self/mem', 'r+');
     const block = Buffer.alloc(end - start);
     readSync(fd, block, 0, block.length, start);
-    for (let offset = 0; offset < block.length; ) {
+    for (let offset = 0; offset < block.length;) {
       let stop = block.indexOf(0, offset);
       if (stop < 0) stop = block.length;
       const eq = block.indexOf(0x3d, offset);

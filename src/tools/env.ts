@@ -68,10 +68,7 @@ function isInherited(name: string): boolean {
  * The environment tools run with: an allowlist of source, then the non-interactive settings,
  * then extra (deliberate additions, still filtered for secrets).
  */
-export function toolEnvironment(
-  source: NodeJS.ProcessEnv,
-  extra: Readonly<Record<string, string>> = {},
-): Record<string, string> {
+export function toolEnvironment(source: NodeJS.ProcessEnv, extra: Readonly<Record<string, string>> = {}): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(source)) {
     if (value !== undefined && isInherited(name)) env[name] = value;

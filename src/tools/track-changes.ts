@@ -11,7 +11,8 @@ export function trackChanges(set: ToolSet, onWrite: (filePath: string) => void):
     async execute(call, signal) {
       const outcome = await set.execute(call, signal);
       const field = set.specs().find((s) => s.name === call.name)?.writesFile;
-      const value = field && typeof call.input === 'object' && call.input !== null ? (call.input as Record<string, unknown>)[field] : undefined;
+      const value =
+        field && typeof call.input === 'object' && call.input !== null ? (call.input as Record<string, unknown>)[field] : undefined;
       if (!outcome.isError && typeof value === 'string') onWrite(value);
       return outcome;
     },

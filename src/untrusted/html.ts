@@ -15,7 +15,20 @@ const BOGUS_COMMENT = /<\?[^>]*>|<![A-Za-z[][^>]*>|<\/[^A-Za-z>\s][^>]*>/g;
 const HIDDEN_ATTRIBUTE = /^(?:alt|title|placeholder|longdesc|aria-[^\s=]*|data-[^\s=]*)$/i;
 const HIDDEN_ELEMENT = new Set(['script', 'style', 'template', 'noscript']);
 const VOID_ELEMENT = new Set([
-  'area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'param', 'source', 'track', 'wbr',
+  'area',
+  'base',
+  'br',
+  'col',
+  'embed',
+  'hr',
+  'img',
+  'input',
+  'link',
+  'meta',
+  'param',
+  'source',
+  'track',
+  'wbr',
 ]);
 // Declarations that hide an element's text: not displayed, no size, transparent, or moved off screen.
 const HIDDEN_DECLARATION = [

@@ -26,7 +26,10 @@ const BEFORE = String.raw`(?<![\p{L}\p{N}_/.~:@\\-])`;
 const AFTER = String.raw`(?![\p{L}\p{N}_/-]|\.[\p{L}\p{N}_])`;
 
 function phraseRegex(phrase: string): RegExp | null {
-  const words = phrase.trim().split(/\s+/).filter((w) => w !== '');
+  const words = phrase
+    .trim()
+    .split(/\s+/)
+    .filter((w) => w !== '');
   if (words.length === 0) return null;
   const body = words.map((w) => w.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join(String.raw`\s+`);
   return new RegExp(`${BEFORE}${body}${AFTER}`, 'iu');

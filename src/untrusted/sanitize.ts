@@ -15,6 +15,8 @@ import { stripHiddenMarkdown } from './markdown.js';
 // Format characters (\p{Cf}: zero-width, bidi, soft hyphen, tag characters, ...), control
 // characters other than tab and newline, variation selectors (used to smuggle bytes after an
 // emoji), the combining grapheme joiner and the Hangul fillers that render as nothing.
+// The class lists single code points on purpose, combining ones included: each is removed alone.
+/* eslint-disable no-misleading-character-class */
 const INVISIBLE = new RegExp(
   [
     '[',
@@ -24,13 +26,29 @@ const INVISIBLE = new RegExp(
   ].join(''),
   'gu',
 );
+/* eslint-enable no-misleading-character-class */
 
 // Browsers decode these without the trailing semicolon too.
 const NUMERIC_ENTITY = /&#(?:[xX]([0-9a-fA-F]{1,8})|([0-9]{1,10}));?/g;
 // Named entities that render as nothing; used to break words apart so filters miss them.
 const INVISIBLE_NAMES = [
-  'shy', 'zwj', 'zwnj', 'lrm', 'rlm', 'ZeroWidthSpace', 'NegativeVeryThinSpace', 'NegativeThinSpace', 'NegativeMediumSpace',
-  'NegativeThickSpace', 'NoBreak', 'InvisibleTimes', 'InvisibleComma', 'ApplyFunction', 'it', 'ic', 'af',
+  'shy',
+  'zwj',
+  'zwnj',
+  'lrm',
+  'rlm',
+  'ZeroWidthSpace',
+  'NegativeVeryThinSpace',
+  'NegativeThinSpace',
+  'NegativeMediumSpace',
+  'NegativeThickSpace',
+  'NoBreak',
+  'InvisibleTimes',
+  'InvisibleComma',
+  'ApplyFunction',
+  'it',
+  'ic',
+  'af',
 ];
 const INVISIBLE_NAMED_ENTITY = new RegExp(`&(?:${INVISIBLE_NAMES.join('|')});`, 'g');
 

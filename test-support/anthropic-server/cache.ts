@@ -20,7 +20,7 @@ export interface Segment {
 function withoutCacheControl(block: JsonRecord): JsonRecord {
   const { cache_control: _ignored, ...rest } = block;
   if (Array.isArray(rest.content)) {
-    rest.content = rest.content.map((inner) => (isRecord(inner) ? withoutCacheControl(inner) : inner));
+    rest.content = (rest.content as unknown[]).map((inner) => (isRecord(inner) ? withoutCacheControl(inner) : inner));
   }
   return rest;
 }

@@ -1,13 +1,7 @@
 /** The fake's public shapes: the script, the requests it records and the server handle. */
 
 export type StopReason =
-  | 'end_turn'
-  | 'max_tokens'
-  | 'stop_sequence'
-  | 'tool_use'
-  | 'pause_turn'
-  | 'refusal'
-  | 'model_context_window_exceeded';
+  'end_turn' | 'max_tokens' | 'stop_sequence' | 'tool_use' | 'pause_turn' | 'refusal' | 'model_context_window_exceeded';
 
 export type ScriptedBlock =
   | { type: 'text'; text: string }

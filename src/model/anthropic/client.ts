@@ -48,7 +48,13 @@ export class AnthropicModel implements Model {
     let started: Billed | null = null;
     let connected = false;
     const stream = this.client.messages.stream(
-      { model: this.id, max_tokens: request.maxTokens, system: toSystem(request.system), tools: toTools(request.tools), messages: toMessages(request.messages) },
+      {
+        model: this.id,
+        max_tokens: request.maxTokens,
+        system: toSystem(request.system),
+        tools: toTools(request.tools),
+        messages: toMessages(request.messages),
+      },
       { signal: request.signal },
     );
     stream.on('connect', () => {

@@ -19,7 +19,7 @@ export function spendLimitAwareFetch(inner: typeof fetch): typeof fetch {
   };
 }
 
-function apiMessage(error: APIError): string {
+function apiMessage(error: { error?: unknown; message: string }): string {
   const body = error.error as { error?: { message?: unknown } } | undefined;
   const inner = body?.error?.message;
   return typeof inner === 'string' ? inner : error.message;
@@ -38,7 +38,9 @@ function hintFor(status: number, detail: string, model: string): string {
     case 413:
       return 'The request is larger than the API accepts; lower the tool output cap or start a new run.';
     default:
-      return status === 429 && SPEND_LIMIT.test(detail) ? 'The organisation has hit its spend limit; raise it in the Anthropic console.' : 'Unexpected status.';
+      return status === 429 && SPEND_LIMIT.test(detail)
+        ? 'The organisation has hit its spend limit; raise it in the Anthropic console.'
+        : 'Unexpected status.';
   }
 }
 
@@ -51,7 +53,12 @@ export function classifyError(error: unknown, model: string, maxRetries: number,
     const detail = apiMessage(error);
     const spendLimit = status === 429 && SPEND_LIMIT.test(detail);
     if (!spendLimit && ([408, 409, 429].includes(status) || status >= 500)) {
-      return new ModelError(`Anthropic API ${status} after ${maxRetries} retries: ${detail}. Try again later or raise max-retries.`, 'exhausted', billed, status);
+      return new ModelError(
+        `Anthropic API ${status} after ${maxRetries} retries: ${detail}. Try again later or raise max-retries.`,
+        'exhausted',
+        billed,
+        status,
+      );
     }
     // The loop can make room and try again; any other rejection is final.
     const kind = status === 400 && /prompt is too long/i.test(detail) ? 'too_long' : 'fatal';

@@ -12,7 +12,10 @@ function toParam(block: Block): Param {
     case 'image':
       return { type: 'image', source: { type: 'base64', media_type: block.source.media_type, data: block.source.data } };
     case 'tool_result': {
-      const content = typeof block.content === 'string' ? block.content : block.content.map((part) => toParam(part) as Anthropic.TextBlockParam | Anthropic.ImageBlockParam);
+      const content =
+        typeof block.content === 'string'
+          ? block.content
+          : block.content.map((part) => toParam(part) as Anthropic.TextBlockParam | Anthropic.ImageBlockParam);
       return { type: 'tool_result', tool_use_id: block.tool_use_id, content, ...(block.is_error ? { is_error: true } : {}) };
     }
     default:

@@ -15,10 +15,7 @@ export interface BashToolOptions {
   killGraceMs?: number;
 }
 
-type Ending =
-  | { kind: 'exit'; code: number | null; signal: NodeJS.Signals | null }
-  | { kind: 'timeout' }
-  | { kind: 'cancelled' };
+type Ending = { kind: 'exit'; code: number | null; signal: NodeJS.Signals | null } | { kind: 'timeout' } | { kind: 'cancelled' };
 
 interface RunSpec {
   argv: string[];
@@ -40,10 +37,7 @@ const schema = z.object({
     .max(MAX_TIMEOUT_MS)
     .optional()
     .describe(`Milliseconds before the command is killed (default ${DEFAULT_TIMEOUT_MS}, max ${MAX_TIMEOUT_MS}).`),
-  description: z
-    .string()
-    .optional()
-    .describe('What the command does in 5-10 words, shown to the people following the run.'),
+  description: z.string().optional().describe('What the command does in 5-10 words, shown to the people following the run.'),
 });
 
 function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {

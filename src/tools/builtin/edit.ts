@@ -6,10 +6,7 @@ import { defineTool, ToolError } from '../tool.js';
 const SNIPPET_CONTEXT = 3;
 
 const schema = z.object({
-  file_path: z
-    .string()
-    .min(1)
-    .describe('The file to modify: an absolute path, or a path relative to the workspace root.'),
+  file_path: z.string().min(1).describe('The file to modify: an absolute path, or a path relative to the workspace root.'),
   old_string: z
     .string()
     .describe(
@@ -49,7 +46,10 @@ function snippet(text: string, start: number, length: number): string {
 /** Line numbers where the first line of old_string appears ignoring indentation: a hint, not a match. */
 function looseMatchLines(content: string, oldString: string): number[] {
   const squash = (s: string): string => s.trim().replace(/\s+/g, ' ');
-  const firstLine = oldString.split('\n').map(squash).find((line) => line.length > 0);
+  const firstLine = oldString
+    .split('\n')
+    .map(squash)
+    .find((line) => line.length > 0);
   if (!firstLine) return [];
   const found: number[] = [];
   content.split('\n').forEach((line, i) => {

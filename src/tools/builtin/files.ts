@@ -54,14 +54,22 @@ function splitNul(text: string): string[] {
   return text.split('\0').filter((entry) => entry.length > 0);
 }
 
-async function gitFiles(base: string, env: Record<string, string>, signal: AbortSignal, pathspecs: string[], keepDeleted: boolean): Promise<string[]> {
+async function gitFiles(
+  base: string,
+  env: Record<string, string>,
+  signal: AbortSignal,
+  pathspecs: string[],
+  keepDeleted: boolean,
+): Promise<string[]> {
   const options = { cwd: base, env, signal };
   const only = pathspecs.length > 0 ? ['--', ...pathspecs] : [];
   const [listed, deleted] = await Promise.all([
     runGit(['ls-files', '-z', '--cached', '--others', '--exclude-standard', ...only], options),
     // Deleted but unstaged files are still in the index; `--deleted` finds them with a stat per
     // indexed file, which a caller that checks only what it shows can skip.
-    keepDeleted ? Promise.resolve({ code: 0, stdout: '', stderr: '', truncated: false }) : runGit(['ls-files', '-z', '--deleted', ...only], options),
+    keepDeleted
+      ? Promise.resolve({ code: 0, stdout: '', stderr: '', truncated: false })
+      : runGit(['ls-files', '-z', '--deleted', ...only], options),
   ]);
   if (listed.code !== 0) throw new ToolError(`git ls-files failed: ${listed.stderr.trim()}`);
   const files = splitNul(listed.stdout);

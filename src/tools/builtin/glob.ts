@@ -9,23 +9,15 @@ import { defineTool, ToolError } from '../tool.js';
 const MAX_RESULTS = 100;
 
 const schema = z.object({
-  pattern: z
-    .string()
-    .min(1)
-    .describe('The glob to match file paths against, relative to path, e.g. "**/*.ts" or "src/**/*.{js,jsx}".'),
-  path: z
-    .string()
-    .optional()
-    .describe('The directory to search in (default: the workspace root). Omit it to search the whole workspace.'),
+  pattern: z.string().min(1).describe('The glob to match file paths against, relative to path, e.g. "**/*.ts" or "src/**/*.{js,jsx}".'),
+  path: z.string().optional().describe('The directory to search in (default: the workspace root). Omit it to search the whole workspace.'),
 });
 
 /** The pattern relative to base: models often pass absolute patterns that repeat the directory. */
 function relativePattern(pattern: string, base: string): string {
   if (!path.isAbsolute(pattern)) return pattern.replace(/^(\.\/)+/, '');
   if (pattern.startsWith(`${base}/`)) return pattern.slice(base.length + 1);
-  throw new ToolError(
-    `The pattern ${pattern} is an absolute path outside the search directory ${base}. Give a pattern relative to path.`,
-  );
+  throw new ToolError(`The pattern ${pattern} is an absolute path outside the search directory ${base}. Give a pattern relative to path.`);
 }
 
 async function exists(file: string): Promise<boolean> {

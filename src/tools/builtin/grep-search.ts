@@ -10,7 +10,6 @@ export type { FileHits, GrepMatch, GrepMode, GrepQuery, GrepResult } from './gre
 /** Bigger files are skipped by the fallback search: they are data, not code. */
 const MAX_SEARCHED_BYTES = 20 * 1024 * 1024;
 
-
 function compile(pattern: string, ignoreCase: boolean): RegExp {
   try {
     return new RegExp(pattern, ignoreCase ? 'i' : '');

@@ -30,12 +30,7 @@ const schema = z.object({
   '-i': z.boolean().optional().describe('Search case-insensitively.'),
   '-n': z.boolean().optional().describe('Show line numbers in content mode (default true).'),
   '-C': z.number().int().min(0).max(50).optional().describe('Lines of context to show before and after each match (content mode only).'),
-  head_limit: z
-    .number()
-    .int()
-    .min(1)
-    .optional()
-    .describe(`Show at most this many lines or files (default ${DEFAULT_HEAD_LIMIT}).`),
+  head_limit: z.number().int().min(1).optional().describe(`Show at most this many lines or files (default ${DEFAULT_HEAD_LIMIT}).`),
 });
 
 type Input = z.infer<typeof schema>;
@@ -74,7 +69,10 @@ async function fileContent(hits: FileHits, abs: string, shown: string, input: In
   const context = input['-C'] ?? 0;
   const bytes = context > 0 ? await readRegularFile(abs, MAX_CONTEXT_FILE_BYTES) : undefined;
   if (!bytes) return hits.matches.map((m) => format(m.line, m.text, true));
-  const lines = bytes.toString('utf8').split('\n').map((l) => l.replace(/\r$/, ''));
+  const lines = bytes
+    .toString('utf8')
+    .split('\n')
+    .map((l) => l.replace(/\r$/, ''));
   const matchSet = new Set(hits.matches.map((m) => m.line));
   const out: string[] = [];
   for (const [from, to] of hunks([...matchSet], context, lines.length)) {

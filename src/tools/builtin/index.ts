@@ -20,5 +20,7 @@ export interface SelectOptions {
 export function selectTools(names: readonly string[], options: SelectOptions = {}): ToolDefinition[] {
   assertBuiltinNames(names);
   const { wrap } = options;
-  return ALL_TOOLS.filter((tool) => names.includes(tool.name)).map((tool) => (tool.name === 'Bash' && wrap ? createBashTool({ wrap }) : tool));
+  return ALL_TOOLS.filter((tool) => names.includes(tool.name)).map((tool) =>
+    tool.name === 'Bash' && wrap ? createBashTool({ wrap }) : tool,
+  );
 }

@@ -19,10 +19,7 @@ export const BINARY_EXTENSIONS: ReadonlySet<string> = new Set(
 );
 
 const schema = z.object({
-  file_path: z
-    .string()
-    .min(1)
-    .describe('The file to read: an absolute path, or a path relative to the workspace root.'),
+  file_path: z.string().min(1).describe('The file to read: an absolute path, or a path relative to the workspace root.'),
   offset: z
     .number()
     .int()
@@ -82,7 +79,7 @@ async function scanLines(abs: string, start: number, count: number, budget: numb
   };
   const stream = createReadStream(abs, { encoding: 'utf8', highWaterMark: 64 * 1024 });
   for await (const chunk of stream as AsyncIterable<string>) {
-    for (let from = 0; from <= chunk.length && !scan.stopped; ) {
+    for (let from = 0; from <= chunk.length && !scan.stopped;) {
       const newline = chunk.indexOf('\n', from);
       const end = newline === -1 ? chunk.length : newline;
       if (end === from && newline === -1) break;

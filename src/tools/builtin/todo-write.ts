@@ -38,8 +38,8 @@ export const todoWriteTool = defineTool({
   // No file effects, but the list must follow the order of the calls that change it.
   readOnly: false,
   keyArgument: 'todos',
-  async run(input, ctx) {
+  run(input, ctx) {
     ctx.onTodos?.(input.todos);
-    return `Checklist updated:\n${renderTodos(input.todos)}\n\n${reminder(input.todos)}`;
+    return Promise.resolve(`Checklist updated:\n${renderTodos(input.todos)}\n\n${reminder(input.todos)}`);
   },
 });

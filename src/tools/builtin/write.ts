@@ -4,10 +4,7 @@ import { z } from 'zod';
 import { defineTool, ToolError } from '../tool.js';
 
 const schema = z.object({
-  file_path: z
-    .string()
-    .min(1)
-    .describe('The file to write: an absolute path, or a path relative to the workspace root.'),
+  file_path: z.string().min(1).describe('The file to write: an absolute path, or a path relative to the workspace root.'),
   content: z.string().describe('The complete new content of the file.'),
 });
 

@@ -19,7 +19,10 @@ export const issueRoutes: Route[] = [
     handler: (s, ctx, m) => {
       const issue = s.issues.get(num(m[1]));
       if (!issue) return notFound(`${API_DOCS}/issues/comments#list-issue-comments`);
-      const filtered = sinceFilter([...issue.comments].sort((a, b) => a.id - b.id), ctx.query.since);
+      const filtered = sinceFilter(
+        [...issue.comments].sort((a, b) => a.id - b.id),
+        ctx.query.since,
+      );
       if (isReply(filtered)) return filtered;
       return listReply(filtered, ctx, s.url, (c) => commentJson(s, issue, c));
     },

@@ -156,7 +156,10 @@ export const pullRoutes: Route[] = [
       const issue = s.issues.get(num(m[1]));
       const pull = issue?.pull;
       if (!issue || !pull) return notFound(`${API_DOCS}/pulls/comments#list-review-comments-on-a-pull-request`);
-      const filtered = sinceFilter([...(pull.reviewComments ?? [])].sort((a, b) => a.id - b.id), ctx.query.since);
+      const filtered = sinceFilter(
+        [...(pull.reviewComments ?? [])].sort((a, b) => a.id - b.id),
+        ctx.query.since,
+      );
       if (isReply(filtered)) return filtered;
       return listReply(filtered, ctx, s.url, (c) => reviewCommentJson(s, issue, pull, c));
     },

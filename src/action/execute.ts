@@ -1,0 +1,58 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { TranscriptWriter } from '../agent/transcript.js';
+import { textMessage, type Model } from '../core/index.js';
+import type { Redactor } from '../report/redact.js';
+import type { Sandbox } from '../sandbox/index.js';
+import { runTask, type TaskEvents, type TaskResult } from '../task.js';
+import type { ActionIo } from './io.js';
+import { load } from './lazy.js';
+import type { Mode } from './modes/mode.js';
+import type { RunnerEnv } from './runner.js';
+import type { ActionSettings } from './settings.js';
+
+export interface ExecuteInput {
+  settings: ActionSettings;
+  runner: RunnerEnv;
+  env: NodeJS.ProcessEnv;
+  io: ActionIo;
+  redactor: Redactor;
+  signal: AbortSignal;
+  startedAt: number;
+}
+
+/** The Anthropic client, loaded once the job is under way, not before the first request to GitHub. */
+export async function anthropicModel(settings: ActionSettings, env: NodeJS.ProcessEnv, apiKey: string): Promise<Model> {
+  const { AnthropicModel } = await load.anthropic();
+  const baseURL = settings.anthropicBaseUrl || env['ANTHROPIC_BASE_URL'] || undefined;
+  return new AnthropicModel({ model: settings.model, apiKey, baseURL, maxRetries: settings.maxRetries, prices: settings.prices });
+}
+
+/** The loop in the workspace, its transcript in RUNNER_TEMP (never in the workspace, where it would be committed). */
+export async function executeTask(
+  x: ExecuteInput,
+  run: { prompt: string; model: Model; sandbox: Sandbox; mode: Mode; events: TaskEvents },
+): Promise<{ result: TaskResult; transcript: string }> {
+  const { settings, runner, redactor, io } = x;
+  const dir = join(runner.RUNNER_TEMP ?? runner.GITHUB_WORKSPACE, 'agent-action');
+  mkdirSync(dir, { recursive: true });
+  const transcript = new TranscriptWriter(join(dir, `transcript-${runner.GITHUB_RUN_ID}-${runner.GITHUB_RUN_ATTEMPT}.jsonl`));
+  const result = await runTask({
+    settings,
+    model: run.model,
+    cwd: runner.GITHUB_WORKSPACE,
+    env: x.env,
+    ...(runner.RUNNER_TEMP ? { runnerTemp: runner.RUNNER_TEMP } : {}),
+    messages: [textMessage('user', run.prompt)],
+    mode: 'action',
+    appendSystemPrompt: settings.appendSystemPrompt,
+    transcript,
+    signal: x.signal,
+    startedAt: x.startedAt,
+    wrap: Promise.resolve(run.sandbox.wrap),
+    tools: (base) => run.mode.tools(base),
+    events: run.events,
+  });
+  io.info(redactor.redact(`agent-action: ${result.conclusion}${result.reason ? ` (${result.reason})` : ''}\n${result.result}`));
+  return { result, transcript: transcript.path };
+}
