@@ -146,9 +146,7 @@ export async function cachePerformance(
   }
 }
 
-export async function contextEconomy(
-  dir: string,
-): Promise<{
+export async function contextEconomy(dir: string): Promise<{
   steps: number;
   window: number;
   conclusion: string;

@@ -82,15 +82,13 @@ export async function actionStartup(runs: number): Promise<Comparison> {
         onPull: true,
         commentId: 700 + i,
       });
-      world.sim.issues
-        .get(5)!
-        .comments.push({
-          id: 700 + i,
-          body: payload.comment.body,
-          user: { login: 'alice' },
-          created_at: payload.comment.created_at,
-          updated_at: payload.comment.updated_at,
-        });
+      world.sim.issues.get(5)!.comments.push({
+        id: 700 + i,
+        body: payload.comment.body,
+        user: { login: 'alice' },
+        created_at: payload.comment.created_at,
+        updated_at: payload.comment.updated_at,
+      });
       const run = await world.run({ event: 'issue_comment', payload, runId: String(1000 + i) });
       const request = world.model.requests[before];
       if (!request) throw new Error(`the action made no model request: ${run.stdout}\n${run.stderr}`);

@@ -65,15 +65,13 @@ try {
     },
   });
   const payload = commentPayload({ number: 12, body: '/agent fix the failing test', by: { login: 'maintainer', id: 77 }, onPull: true });
-  world.sim.issues
-    .get(12)!
-    .comments.push({
-      id: payload.comment.id,
-      body: payload.comment.body,
-      user: { login: 'maintainer' },
-      created_at: payload.comment.created_at,
-      updated_at: payload.comment.updated_at,
-    });
+  world.sim.issues.get(12)!.comments.push({
+    id: payload.comment.id,
+    body: payload.comment.body,
+    user: { login: 'maintainer' },
+    created_at: payload.comment.created_at,
+    updated_at: payload.comment.updated_at,
+  });
 
   console.log(`$ GITHUB_EVENT_NAME=issue_comment node dist/index.js   # "/agent fix the failing test" on PR #12\n`);
   const r = await world.run({ event: 'issue_comment', payload });

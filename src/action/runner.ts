@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** The standard variables a runner sets for every step (contract 7). */
+/** The standard variables a runner sets for every step; the action reads no others. */
 export const RunnerEnvSchema = z.object({
   GITHUB_EVENT_NAME: z.string().min(1),
   GITHUB_EVENT_PATH: z.string().min(1),
