@@ -1,0 +1,169 @@
+import os from 'node:os';
+import path from 'node:path';
+import type { ToolCall } from '../../core/tools.js';
+import { compilePathPattern, locate, matchesPath, type PathCandidate, type PathPattern } from './paths.js';
+import { describeRule, mcpParts, PATH_TOOLS, type Rule, type Rules } from './rules.js';
+
+/**
+ * Whether a tool is offered and whether a call may run. Deny rules are tried first, then allow
+ * rules; a call runs only when an allow rule matches it and no deny rule does. Whatever cannot
+ * be evaluated (a missing path, an unresolvable symlink, an unknown key argument) matches every
+ * deny rule and no allow rule.
+ */
+export type Decision = { allowed: true } | { allowed: false; reason: string };
+
+export interface DecideOptions {
+  /** Resolves symlinks, so a link inside `src/` cannot reach `.github/`; lexical only without it. */
+  readonly realPath?: (absolute: string) => string | undefined;
+  /** The input field a tool's specifier is compared with (ToolSpec.keyArgument). */
+  readonly keyArgument?: (tool: string) => string | undefined;
+  /** For `~/` patterns; os.homedir() by default. */
+  readonly home?: string;
+}
+
+const ALLOWED: Decision = { allowed: true };
+const KEY_ARGUMENTS = new Map([
+  ['Task', 'subagent_type'],
+  ['Skill', 'skill'],
+]);
+const compiled = new WeakMap<Rule, { home: string; pattern: PathPattern }>();
+
+function refuse(reason: string): Decision {
+  return { allowed: false, reason };
+}
+
+function code(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return `\`${flat.length > 120 ? `${flat.slice(0, 117)}...` : flat}\``;
+}
+
+function listRules(rules: readonly Rule[]): string {
+  const shown = rules.slice(0, 8).map(describeRule).join(', ');
+  return rules.length > 8 ? `${shown} and ${rules.length - 8} more` : shown;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function field(input: unknown, name: string): unknown {
+  return isRecord(input) && Object.hasOwn(input, name) ? input[name] : undefined;
+}
+
+/** Whether a rule is about calls of this tool: by name, by MCP server, or as Edit covering Write. */
+export function namesTool(rule: Rule, tool: string, mode: 'allow' | 'deny'): boolean {
+  if (rule.tool === tool) return true;
+  const mcp = mcpParts(rule.tool);
+  if (mcp) return mcp.tool === '' && tool.startsWith(`mcp__${mcp.server}__`);
+  if (rule.specifier === undefined) return false;
+  if (rule.tool === 'Edit' && tool === 'Write') return true;
+  // A Read deny also refuses searching inside what it covers; widening a deny is always safe.
+  return mode === 'deny' && rule.tool === 'Read' && (tool === 'Glob' || tool === 'Grep');
+}
+
+/** Whether the model is told about a tool: some allow rule names it and no bare deny rule does. */
+export function offered(toolName: string, rules: Rules): boolean {
+  return (
+    rules.allow.some((r) => namesTool(r, toolName, 'allow')) &&
+    !rules.deny.some((r) => r.specifier === undefined && namesTool(r, toolName, 'deny'))
+  );
+}
+
+interface Target {
+  /** What the call is about, for messages. */
+  readonly subject: string;
+  /** Path tools: where the path points (lexically, then resolved); undefined when unknown. */
+  readonly candidates?: readonly PathCandidate[] | undefined;
+  /** Other tools: the key argument's value, when it is a string. */
+  readonly key?: string | undefined;
+}
+
+function callPath(call: ToolCall): string | undefined {
+  const search = call.name === 'Glob' || call.name === 'Grep';
+  const value = field(call.input, search ? 'path' : 'file_path');
+  if (search && (value === undefined || value === null || value === '')) return '.';
+  return typeof value === 'string' && value !== '' && !value.includes('\0') ? value : undefined;
+}
+
+function pathTarget(call: ToolCall, root: string, options: DecideOptions): Target {
+  const p = callPath(call);
+  if (p === undefined) return { subject: 'a call without a usable path' };
+  const lexical = locate(p, root);
+  const outside = lexical.relative === undefined ? ' (outside the workspace)' : '';
+  const subject = `${code(p)}${outside}`;
+  if (!options.realPath) return { subject, candidates: [lexical] };
+  const real = options.realPath(lexical.absolute);
+  const realRoot = options.realPath(path.resolve(root));
+  if (real === undefined || realRoot === undefined) return { subject: `${subject}, whose real path is unknown` };
+  const resolved = locate(real, realRoot);
+  const via = resolved.relative === lexical.relative ? '' : ` (it resolves to ${code(real)})`;
+  return { subject: subject + via, candidates: [lexical, resolved] };
+}
+
+function keyTarget(call: ToolCall, options: DecideOptions): Target {
+  const key = KEY_ARGUMENTS.get(call.name) ?? options.keyArgument?.(call.name);
+  const value = key === undefined ? undefined : field(call.input, key);
+  if (key === undefined || typeof value !== 'string') return { subject: `a ${call.name} call whose key argument is unknown` };
+  return { subject: `${key} ${code(value)}`, key: value };
+}
+
+function pathPattern(rule: Rule, home: string): PathPattern {
+  const cached = compiled.get(rule);
+  if (cached?.home === home) return cached.pattern;
+  const pattern = compilePathPattern(rule.specifier ?? '', home);
+  compiled.set(rule, { home, pattern });
+  return pattern;
+}
+
+function specifierMatches(rule: Rule, target: Target, mode: 'allow' | 'deny', home: string): boolean {
+  if (PATH_TOOLS.has(rule.tool)) {
+    const candidates = target.candidates;
+    if (!candidates) return mode === 'deny';
+    const pattern = pathPattern(rule, home);
+    // Allow needs every spelling of the path inside and matched; deny needs any one matched.
+    if (mode === 'deny') return candidates.some((c) => matchesPath(pattern, c));
+    return candidates.every((c) => c.relative !== undefined && matchesPath(pattern, c));
+  }
+  if (target.key === undefined) return mode === 'deny';
+  return target.key === rule.specifier;
+}
+
+function decideBash(call: ToolCall, allows: readonly Rule[], denies: readonly Rule[], rules: Rules): Decision {
+  const specific = [...allows, ...denies].filter((r) => r.specifier !== undefined);
+  if (specific.length === 0) return ALLOWED; // only bare allow rules, no deny rule for Bash
+  const command = field(call.input, 'command');
+  if (typeof command !== 'string') return refuse('the Bash call has no command to check');
+  const bash = rules.bash;
+  if (!bash) return refuse(`the Bash rules ${listRules(specific)} need the shell parser, which was not loaded`);
+  const line = bash.split(command);
+  if (!line.ok) return refuse(`${line.reason}. That is refused while Bash has rules with specifiers: ${listRules(specific)}`);
+  for (const simple of line.commands) {
+    const deny = denies.find((rule) => bash.matches(rule, simple, 'deny'));
+    if (deny) return refuse(`the deny rule ${describeRule(deny)} matches ${code(simple.text)}`);
+  }
+  if (allows.some((r) => r.specifier === undefined)) return ALLOWED;
+  for (const simple of line.commands) {
+    if (allows.some((rule) => bash.matches(rule, simple, 'allow'))) continue;
+    const each = line.commands.length > 1 ? ' (each command of a list or pipeline needs an allow rule)' : '';
+    return refuse(`no allow rule matches the command ${code(simple.text)}${each}; Bash is allowed only by ${listRules(allows)}`);
+  }
+  return ALLOWED;
+}
+
+/** Whether one call may run, and if not, why (naming the rule that refused it). */
+export function decide(call: ToolCall, rules: Rules, workspaceRoot: string, options: DecideOptions = {}): Decision {
+  const tool = call.name;
+  const denies = rules.deny.filter((r) => namesTool(r, tool, 'deny'));
+  const bare = denies.find((r) => r.specifier === undefined);
+  if (bare) return refuse(`the deny rule ${describeRule(bare)} refuses every ${tool} call`);
+  const allows = rules.allow.filter((r) => namesTool(r, tool, 'allow'));
+  if (allows.length === 0) return refuse(`no allow rule names the tool ${tool}`);
+  if (tool === 'Bash') return decideBash(call, allows, denies, rules);
+  const home = options.home ?? os.homedir();
+  const target = PATH_TOOLS.has(tool) ? pathTarget(call, workspaceRoot, options) : keyTarget(call, options);
+  const deny = denies.find((rule) => specifierMatches(rule, target, 'deny', home));
+  if (deny) return refuse(`the deny rule ${describeRule(deny)} matches ${target.subject}`);
+  if (allows.some((r) => r.specifier === undefined)) return ALLOWED;
+  if (allows.some((rule) => specifierMatches(rule, target, 'allow', home))) return ALLOWED;
+  return refuse(`no allow rule matches ${target.subject}; ${tool} is allowed only by ${listRules(allows)}`);
+}

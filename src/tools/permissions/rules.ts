@@ -1,0 +1,216 @@
+import os from 'node:os';
+import type { SimpleCommand } from './bash.js';
+import { compilePathPattern } from './paths.js';
+
+/**
+ * Permission rules in Claude Code's syntax: `Tool` or `Tool(specifier)`, in lists separated by
+ * commas or newlines. Allow rules come from `allowed-tools` and `permissions.allow`; deny rules
+ * from `disallowed-tools`, `permissions.deny` and `permissions.ask` (nobody can be asked in CI,
+ * so asking is refusing). Every rule keeps the source it came from, so errors and refusals can
+ * say where to fix it.
+ */
+export interface Rule {
+  readonly tool: string;
+  readonly specifier?: string;
+  /** The rule as written (trimmed). */
+  readonly text: string;
+  /** Where it came from, e.g. 'allowed-tools' or '.claude/settings.json permissions.deny'. */
+  readonly source: string;
+}
+
+/** One list of rules and its source: a string to split, or an array of one rule per entry. */
+export interface RuleList {
+  readonly source: string;
+  readonly rules: string | readonly string[] | undefined;
+}
+
+export interface RuleLists {
+  readonly allow?: readonly RuleList[];
+  readonly deny?: readonly RuleList[];
+}
+
+/** Checks Bash commands against Bash rules with specifiers; needs the shell parser. */
+export interface BashChecker {
+  split(command: string): { ok: true; commands: readonly SimpleCommand[] } | { ok: false; reason: string };
+  matches(rule: Rule, command: SimpleCommand, mode: 'allow' | 'deny'): boolean;
+}
+
+export interface Rules {
+  readonly allow: readonly Rule[];
+  readonly deny: readonly Rule[];
+  /** Present when some Bash rule has a specifier: the parser is loaded only then. */
+  readonly bash?: BashChecker;
+}
+
+export class PermissionRuleError extends Error {
+  constructor(
+    readonly rule: string,
+    readonly source: string,
+    problem: string,
+  ) {
+    super(`Invalid permission rule ${JSON.stringify(rule)} in ${source}: ${problem}`);
+    this.name = 'PermissionRuleError';
+  }
+}
+
+const BUILTIN_TOOLS = new Set(['Read', 'Write', 'Edit', 'Bash', 'Glob', 'Grep', 'TodoWrite', 'Task', 'Skill', 'ReviewComment']);
+/** Tools whose specifier this module understands (TodoWrite has nothing to specify). */
+const TAKES_SPECIFIER = new Set(['Read', 'Write', 'Edit', 'Bash', 'Glob', 'Grep', 'Task', 'Skill', 'ReviewComment']);
+export const PATH_TOOLS = new Set(['Read', 'Write', 'Edit', 'Glob', 'Grep']);
+const MCP_PART = /^[A-Za-z0-9_-]+$/;
+
+/** `mcp__server`, `mcp__server__tool` or `mcp__server__*`: the server and the tool ('' for all). */
+export function mcpParts(name: string): { server: string; tool: string } | undefined {
+  if (!name.startsWith('mcp__')) return undefined;
+  const [, server = '', ...rest] = name.split('__');
+  const tool = rest.join('__');
+  if (!MCP_PART.test(server) || (tool !== '' && tool !== '*' && !MCP_PART.test(tool))) return undefined;
+  if (rest.length > 0 && tool === '') return undefined;
+  return { server, tool: tool === '*' ? '' : tool };
+}
+
+function knownTool(name: string): boolean {
+  return BUILTIN_TOOLS.has(name) || mcpParts(name) !== undefined;
+}
+
+/**
+ * Splits a list at commas and newlines outside parentheses, so `Bash(git diff a,b)` stays one
+ * rule. Inside a Bash specifier, quotes and backslashes are honoured too (`Bash(echo ")")`).
+ */
+export function splitRuleList(text: string, source: string): string[] {
+  const rules: string[] = [];
+  let current = '';
+  let depth = 0;
+  let quote: string | undefined;
+  let shell = false;
+  const fail = (problem: string): never => {
+    throw new PermissionRuleError(current.trim(), source, problem);
+  };
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charAt(i);
+    if (quote !== undefined) {
+      // As in the shell: a backslash escapes inside double quotes only.
+      const escaped = quote === '"' && c === '\\';
+      current += escaped ? c + text.charAt(++i) : c;
+      if (!escaped && c === quote) quote = undefined;
+    } else if (depth > 0 && c === '\\') {
+      current += c + text.charAt(i + 1);
+      i++;
+    } else if (depth > 0 && shell && (c === '"' || c === "'")) {
+      current += c;
+      quote = c;
+    } else if (depth === 0 && (c === ',' || c === '\n' || c === '\r')) {
+      if (current.trim() !== '') rules.push(current.trim());
+      current = '';
+    } else {
+      if (c === '(' && depth === 0) shell = current.trim() === 'Bash';
+      if (c === '(') depth++;
+      if (c === ')') depth--;
+      current += c;
+      if (depth < 0) fail("')' without '('");
+    }
+  }
+  if (quote !== undefined) fail(`unterminated ${quote} quote`);
+  if (depth > 0) fail("'(' without ')'");
+  if (current.trim() !== '') rules.push(current.trim());
+  return rules;
+}
+
+function balanced(text: string): boolean {
+  let depth = 0;
+  for (let i = 0; i < text.length && depth >= 0; i++) {
+    const c = text.charAt(i);
+    if (c === '\\') i++;
+    else if (c === '(') depth++;
+    else if (c === ')') depth--;
+  }
+  return depth === 0;
+}
+
+/** Parses one rule, or throws a PermissionRuleError naming it and its source. */
+export function parseRule(input: string, source: string): Rule {
+  const text = input.trim();
+  const fail = (problem: string): never => {
+    throw new PermissionRuleError(text, source, problem);
+  };
+  const open = text.indexOf('(');
+  const tool = open === -1 ? text : text.slice(0, open);
+  if (tool === '') fail('it names no tool');
+  if (!knownTool(tool)) {
+    fail(`unknown tool ${JSON.stringify(tool)} (known: ${[...BUILTIN_TOOLS].join(', ')}, mcp__<server>[__<tool>])`);
+  }
+  if (open === -1) return { tool, text, source };
+  if (!text.endsWith(')')) fail("'(' without a closing ')' at the end");
+  const specifier = text.slice(open + 1, -1).trim();
+  if (specifier === '') fail(`the specifier is empty (write ${tool} alone to cover every call)`);
+  if (!TAKES_SPECIFIER.has(tool)) fail(`${tool} takes no specifier`);
+  // Bash specifiers are checked by the shell parser (compileRules); quotes may hold parentheses.
+  if (tool !== 'Bash' && !balanced(specifier)) fail('unbalanced parentheses');
+  if (PATH_TOOLS.has(tool)) {
+    try {
+      compilePathPattern(specifier, os.homedir());
+    } catch (error) {
+      fail(error instanceof Error ? error.message : String(error));
+    }
+  }
+  return { tool, specifier, text, source };
+}
+
+/** The rules of one list: a string is split (see splitRuleList), an array holds one rule each. */
+export function parseRuleList(list: string | readonly string[] | undefined, source: string): Rule[] {
+  if (list === undefined) return [];
+  const texts = typeof list === 'string' ? splitRuleList(list, source) : list.filter((t) => t.trim() !== '');
+  return texts.map((text) => parseRule(text, source));
+}
+
+/** What bash-pattern.js exports; a type only, so naming it loads nothing. */
+export type BashModule = typeof import('./bash-pattern.js');
+
+function needsBash(rules: readonly Rule[]): boolean {
+  return rules.some((r) => r.tool === 'Bash' && r.specifier !== undefined);
+}
+
+function bashChecker(rules: readonly Rule[], bash: BashModule): BashChecker {
+  const patterns = new Map<Rule, ReturnType<BashModule['compileBashSpecifier']>>();
+  for (const rule of rules) {
+    if (rule.tool !== 'Bash' || rule.specifier === undefined) continue;
+    try {
+      patterns.set(rule, bash.compileBashSpecifier(rule.specifier));
+    } catch (error) {
+      throw new PermissionRuleError(rule.text, rule.source, error instanceof Error ? error.message : String(error));
+    }
+  }
+  return {
+    split: (command) => bash.splitCommandLine(command),
+    matches(rule, command, mode) {
+      const pattern = patterns.get(rule);
+      if (!pattern) return mode === 'deny'; // not compiled here: refuse rather than guess
+      const lists = mode === 'allow' ? [bash.allowWordList(command)] : bash.denyWordLists(command);
+      return lists.some((words) => bash.matchesBashPattern(pattern, words));
+    },
+  };
+}
+
+/**
+ * Parses and checks every list. `bash` is the shell-parser module, needed (and only then) when
+ * a Bash rule has a specifier; loadRules brings it in by itself.
+ */
+export function compileRules(lists: RuleLists, bash?: BashModule): Rules {
+  const allow = (lists.allow ?? []).flatMap((l) => parseRuleList(l.rules, l.source));
+  const deny = (lists.deny ?? []).flatMap((l) => parseRuleList(l.rules, l.source));
+  if (!needsBash([...allow, ...deny])) return { allow, deny };
+  if (!bash) throw new Error('Bash rules with specifiers need the shell parser: build the rules with loadRules');
+  return { allow, deny, bash: bashChecker([...allow, ...deny], bash) };
+}
+
+/** compileRules, loading the shell parser only when a Bash rule has a specifier. */
+export async function loadRules(lists: RuleLists): Promise<Rules> {
+  const all = [...(lists.allow ?? []), ...(lists.deny ?? [])].flatMap((l) => parseRuleList(l.rules, l.source));
+  return compileRules(lists, needsBash(all) ? await import('./bash-pattern.js') : undefined);
+}
+
+/** `Bash(npm test:*) (allowed-tools)`: a rule and where it came from, for messages. */
+export function describeRule(rule: Rule): string {
+  const ask = /\bask\b/.test(rule.source) ? ', an ask rule: nobody can answer one in CI' : '';
+  return `${rule.text} (${rule.source}${ask})`;
+}

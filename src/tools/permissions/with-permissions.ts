@@ -1,0 +1,47 @@
+import type { ToolCall, ToolOutcome, ToolSet, ToolSpec } from '../../core/tools.js';
+import { decide, offered, type DecideOptions } from './decide.js';
+import { realPathSync } from './paths.js';
+import type { Rules } from './rules.js';
+
+export interface PermissionOptions extends DecideOptions {
+  /** Told about every refused call (e.g. so a report can count them); its errors are ignored. */
+  readonly onRefusal?: (call: ToolCall, reason: string) => void;
+}
+
+/** The prefix of every refusal, which the model and the reports can recognise. */
+export const PERMISSION_DENIED = 'Permission denied:';
+
+/**
+ * A ToolSet that offers only the tools the rules allow and refuses, without running anything,
+ * each call they do not allow. Symlinks are resolved unless options.realPath says otherwise.
+ */
+export function withPermissions(set: ToolSet, rules: Rules, workspaceRoot: string, options: PermissionOptions = {}): ToolSet {
+  const keyArgument = (tool: string): string | undefined =>
+    options.keyArgument?.(tool) ?? set.specs().find((spec) => spec.name === tool)?.keyArgument;
+  const decideOptions: DecideOptions = {
+    realPath: options.realPath ?? realPathSync,
+    keyArgument,
+    ...(options.home === undefined ? {} : { home: options.home }),
+  };
+  const refused = (call: ToolCall, reason: string): ToolOutcome => {
+    try {
+      options.onRefusal?.(call, reason);
+    } catch {
+      // A counting callback must not turn a refusal into a crash: execute never throws.
+    }
+    return { isError: true, content: `${PERMISSION_DENIED} ${reason}` };
+  };
+  return {
+    specs: (): readonly ToolSpec[] => set.specs().filter((spec) => offered(spec.name, rules)),
+    isReadOnly: (name) => set.isReadOnly(name),
+    async execute(call, signal) {
+      let decision;
+      try {
+        decision = decide(call, rules, workspaceRoot, decideOptions);
+      } catch (error) {
+        return refused(call, `the permission check failed (${error instanceof Error ? error.message : String(error)})`);
+      }
+      return decision.allowed ? set.execute(call, signal) : refused(call, decision.reason);
+    },
+  };
+}
