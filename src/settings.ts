@@ -1,26 +1,22 @@
 import { z } from 'zod';
-import { BUILTIN_TOOL_NAMES, isToolName } from './tools/catalog.js';
+import { BUILTIN_TOOL_NAMES } from './tools/catalog.js';
+import { parseRuleList } from './tools/permissions/rules.js';
 
 /** The model used when none is configured. */
 export const DEFAULT_MODEL = 'claude-sonnet-5-5';
 
-/** Tool rules: names separated by commas or newlines. */
-const ToolRulesSchema = z
-  .string()
-  .transform((s) =>
-    s
-      .split(/[,\n]/)
-      .map((t) => t.trim())
-      .filter((t) => t.length > 0),
-  )
-  .pipe(
-    z.array(
-      z.string().refine(isToolName, {
-        error: (issue) =>
-          `unknown tool "${String(issue.input)}"; the tools are ${BUILTIN_TOOL_NAMES.join(', ')}, MCP tools mcp__<server>__<tool>`,
-      }),
-    ),
-  );
+/**
+ * Tool rules in Claude Code's syntax (`Read`, `Bash(npm test:*)`, `Edit(src/**)`), separated by
+ * commas or newlines; a rule that does not parse is a configuration error naming it.
+ */
+const ToolRulesSchema = z.string().transform((text, ctx) => {
+  try {
+    return parseRuleList(text, 'this list').map((rule) => rule.text);
+  } catch (error) {
+    ctx.addIssue({ code: 'custom', message: error instanceof Error ? error.message : String(error) });
+    return z.NEVER;
+  }
+});
 
 const positiveInt = z.coerce.number().int().positive();
 
@@ -73,6 +69,8 @@ export const LoopSettingsSchema = z.object({
   timeoutMinutes: z.coerce.number().positive().default(30),
   /** Tools offered to the model. */
   allowedTools: ToolRulesSchema.pipe(z.array(z.string()).min(1, 'name at least one tool')).default([...BUILTIN_TOOL_NAMES]),
+  /** Tool rules that refuse calls; they win over every allow rule. */
+  disallowedTools: ToolRulesSchema.default([]),
   /** max_tokens of each model call. */
   maxOutputTokens: positiveInt.default(16000),
   /** Characters of one tool result kept (head and tail) before the middle is cut. */

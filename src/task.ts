@@ -2,22 +2,23 @@ import { resolve } from 'node:path';
 import type { Model } from './core/model.js';
 import type { Message } from './core/messages.js';
 import type { Todo } from './core/todo.js';
-import type { ToolSet } from './core/tools.js';
+import type { ToolCall, ToolSet } from './core/tools.js';
 import { runLoop, type LoopEvents, type LoopResult } from './agent/loop.js';
 import { messageRecord, TranscriptWriter } from './agent/transcript.js';
 import { changedSince, takeBaseline, type Baseline } from './git/changes.js';
 import { systemPrompt } from './prompt/system.js';
 import type { LoopSettings } from './settings.js';
-import { BUILTIN_TOOL_NAMES, specsFor } from './tools/catalog.js';
 import { toolEnvironment } from './tools/env.js';
-import { lazyToolSet, preloadWhileAnswering } from './tools/lazy.js';
-import { definitionToolSet } from './tools/tool-set.js';
-import { trackChanges } from './tools/track-changes.js';
+import { preloadWhileAnswering } from './tools/lazy.js';
+import { loadRules, type RuleLists } from './tools/permissions/rules.js';
+import { toolStack } from './tools/stack.js';
 import { Workspace } from './tools/workspace.js';
 
 export interface TaskEvents extends LoopEvents {
   /** The TodoWrite checklist, whole, each time the model changes it. */
   onTodos?: (todos: Todo[]) => void;
+  /** A call the rules refused, with the reason the model was given. */
+  onRefusal?: (call: ToolCall, reason: string) => void;
 }
 
 export interface TaskOptions {
@@ -41,8 +42,18 @@ export interface TaskOptions {
   startedAt?: number;
   /** Turns each Bash command's argv into the one that runs it (the sandbox); may still be in preparation. */
   wrap?: Promise<(argv: string[]) => string[]>;
-  /** Shapes the tools before the loop sees them (a mode's choice, rules and hooks). */
+  /** Shapes the tools inside the permission rules (a mode's choice of tools). */
   tools?: (base: ToolSet) => ToolSet;
+  /** Allow and deny rules with their sources; by default the settings' allowed and disallowed tools. */
+  rules?: RuleLists;
+}
+
+/** The rules of the settings alone, named as the inputs that hold them. */
+export function defaultRules(settings: LoopSettings): RuleLists {
+  return {
+    allow: [{ source: 'allowed-tools', rules: settings.allowedTools }],
+    deny: [{ source: 'disallowed-tools', rules: settings.disallowedTools }],
+  };
 }
 
 export interface TaskResult extends LoopResult {
@@ -50,38 +61,27 @@ export interface TaskResult extends LoopResult {
   durationMs: number;
 }
 
-/**
- * The built-in tools, loaded while the first request is under way. They are handed to the loop
- * only once the baseline of the work tree is taken, so nothing a tool does can be missed as a change.
- */
-async function loadTools(
-  names: readonly string[],
-  o: TaskOptions,
-  workspace: Workspace,
-  baseline: () => Promise<Baseline>,
-): Promise<ToolSet> {
-  const [{ selectTools }, wrap] = await Promise.all([import('./tools/builtin/index.js'), o.wrap, baseline()]);
-  const { settings, events } = o;
-  const context = {
-    workspace,
-    env: toolEnvironment(o.env),
-    outputLimit: settings.toolOutputLimit,
-    ...(events?.onTodos ? { onTodos: events.onTodos } : {}),
-  };
-  return definitionToolSet(selectTools(names, wrap ? { wrap } : {}), context);
-}
-
 /** One run of the loop in a workspace: tools, prompt, limits, and what changed afterwards. */
 export async function runTask(o: TaskOptions): Promise<TaskResult> {
   const started = o.startedAt ?? Date.now();
   const { settings } = o;
   const workspace = await Workspace.open(o.cwd, o.runnerTemp ? { runnerTemp: o.runnerTemp } : {});
-  const names = settings.allowedTools.filter((n) => BUILTIN_TOOL_NAMES.includes(n));
   let baseline: Promise<Baseline> | undefined;
   const takeOnce = () => (baseline ??= takeBaseline(workspace.root));
-  const lazy = lazyToolSet(specsFor(names), () => loadTools(names, o, workspace, takeOnce));
   const written = new Set<string>();
-  const tools = trackChanges(o.tools ? o.tools(lazy) : lazy, (path) => written.add(path));
+  const rules = await loadRules(o.rules ?? defaultRules(settings));
+  const { tools, lazy, names } = toolStack({
+    workspace,
+    env: toolEnvironment(o.env),
+    outputLimit: settings.toolOutputLimit,
+    rules,
+    wrap: o.wrap,
+    ready: takeOnce,
+    shape: o.tools,
+    onTodos: o.events?.onTodos,
+    onRefusal: o.events?.onRefusal,
+    onWrite: (path) => written.add(path),
+  });
   const system = systemPrompt({
     mode: o.mode,
     workspace: workspace.root,

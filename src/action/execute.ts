@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { TranscriptWriter } from '../agent/transcript.js';
+import { ruleLists, type TrustedSettings } from '../config/index.js';
 import { textMessage, type Model } from '../core/index.js';
 import type { Redactor } from '../report/redact.js';
 import type { Sandbox } from '../sandbox/index.js';
@@ -31,7 +32,7 @@ export async function anthropicModel(settings: ActionSettings, env: NodeJS.Proce
 /** The loop in the workspace, its transcript in RUNNER_TEMP (never in the workspace, where it would be committed). */
 export async function executeTask(
   x: ExecuteInput,
-  run: { prompt: string; model: Model; sandbox: Sandbox; mode: Mode; events: TaskEvents },
+  run: { prompt: string; model: Model; sandbox: Sandbox; mode: Mode; events: TaskEvents; trusted: TrustedSettings },
 ): Promise<{ result: TaskResult; transcript: string }> {
   const { settings, runner, redactor, io } = x;
   const dir = join(runner.RUNNER_TEMP ?? runner.GITHUB_WORKSPACE, 'agent-action');
@@ -51,6 +52,13 @@ export async function executeTask(
     startedAt: x.startedAt,
     wrap: Promise.resolve(run.sandbox.wrap),
     tools: (base) => run.mode.tools(base),
+    rules: ruleLists(
+      {
+        allow: { source: 'allowed-tools', rules: settings.allowedTools },
+        deny: { source: 'disallowed-tools', rules: settings.disallowedTools },
+      },
+      run.trusted,
+    ),
     events: run.events,
   });
   io.info(redactor.redact(`agent-action: ${result.conclusion}${result.reason ? ` (${result.reason})` : ''}\n${result.result}`));

@@ -16,6 +16,7 @@ import { runUrl, type RunnerEnv } from './runner.js';
 import { jobSandbox, sandboxNote, type PrepareSandbox } from './sandbox.js';
 import type { ActionSettings } from './settings.js';
 import { Tracking } from './tracking.js';
+import { settingsFromInput, trustedSettings } from './trusted-settings.js';
 
 export interface JobInput {
   early: EarlyContext;
@@ -87,8 +88,10 @@ export class Job {
     // 2. The checkout's credentials leave the workspace for the run.
     const credentials = (await load.credentials()).takeCheckoutCredentials(runner.GITHUB_WORKSPACE);
     try {
-      // 3. The tracking comment and the 👀; a pull request's checkout starts as soon as it is known.
+      // 3. The tracking comment and the 👀; the settings input is read before any pull request code
+      // is checked out, and the checkout starts as soon as the pull request is known.
       this.tracking.start();
+      const input = settingsFromInput(settings.settings, runner.GITHUB_WORKSPACE, io);
       const git = openGit(runner.GITHUB_WORKSPACE, settings.githubToken, runner.GITHUB_SERVER_URL);
       let checkout: Promise<Work['plan']> | undefined;
       early.onPull((pull) => {
@@ -96,17 +99,24 @@ export class Job {
         checkout.catch(() => undefined);
       });
       const context = await early.context;
+      const trusted = trustedSettings(this.j.gh, { owner: this.owner, repo: this.name }, context, input, io);
+      trusted.catch(() => undefined);
       // 4. Where the work goes.
       const work: Work = { git: await git, plan: await (checkout ?? this.planFor(context, await git)) };
       const sandbox = await preparing;
       // 5. The loop.
       const prompt = redactor.redact(this.mode.prompt(context, work.plan));
-      const run = { prompt, model: await model, sandbox, mode: this.mode, events: this.tracking.events() };
+      const run = { prompt, model: await model, sandbox, mode: this.mode, events: this.tracking.events(), trusted: await trusted };
       const { result, transcript } = await executeTask(this.j, run);
       // 6. The work goes where the mode says, then the report.
       const delivery = await this.mode.deliver(result, work);
       const notes = [delivery.note, sandboxNote(sandbox, settings)].filter((n): n is string => Boolean(n));
-      const report = finalReport(result, delivery, { runUrl: this.link, startedAt: this.j.startedAt, notes });
+      const report = finalReport(result, delivery, {
+        runUrl: this.link,
+        startedAt: this.j.startedAt,
+        notes,
+        refused: this.tracking.refused,
+      });
       await this.tracking.finish(report);
       const trigger = `${this.j.trigger.source} by ${this.j.trigger.requester ? `@${this.j.trigger.requester.login}` : 'the workflow'}`;
       await publish(io, redactor, report, result, delivery, { commentUrl: this.tracking.url, transcript, trigger });

@@ -30,7 +30,7 @@ export function setOutputs(io: ActionIo, redactor: Redactor, outputs: Outputs): 
 export function finalReport(
   result: TaskResult,
   delivery: Delivery,
-  o: { runUrl: string; startedAt: number; notes: string[] },
+  o: { runUrl: string; startedAt: number; notes: string[]; refused?: FinalReport['refused'] },
 ): FinalReport {
   return {
     conclusion: result.conclusion,
@@ -49,6 +49,7 @@ export function finalReport(
     ...(delivery.pr ? { pr: { url: delivery.pr.url, number: delivery.pr.number } } : {}),
     ...(delivery.branch ? { branch: delivery.branch } : {}),
     ...(o.notes.length > 0 ? { note: o.notes.join(' ') } : {}),
+    ...(o.refused && o.refused.count > 0 ? { refused: o.refused } : {}),
   };
 }
 

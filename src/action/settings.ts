@@ -45,6 +45,8 @@ export const ActionSettingsSchema = LoopSettingsSchema.extend({
   sandbox: z.enum(['auto', 'strict', 'off']).default('auto'),
   /** Network inside the sandbox: on (installs work) or off. */
   network: z.enum(['on', 'off']).default('on'),
+  /** Claude Code settings (permissions, hooks) as JSON or a workspace path, on top of the repository's. */
+  settings: z.string().trim().default(''),
 });
 export type ActionSettings = z.infer<typeof ActionSettingsSchema>;
 
@@ -62,6 +64,8 @@ export const INPUT_NAMES: Readonly<Record<string, string>> = {
   maxRetries: 'max-retries',
   timeoutMinutes: 'timeout-minutes',
   allowedTools: 'allowed-tools',
+  disallowedTools: 'disallowed-tools',
+  settings: 'settings',
   githubToken: 'github-token',
   branchPrefix: 'branch-prefix',
   pullRequest: 'pull-request',

@@ -35,6 +35,8 @@ export class Tracking {
   private todos: Todo[] = [];
   private steps = 0;
   private costUsd = 0;
+  /** Calls the rules or hooks refused, for the final report: a maintainer tunes the rules from it. */
+  readonly refused: { count: number; first: { tool: string; reason: string }[] } = { count: 0, first: [] };
 
   constructor(private readonly t: TrackingInput) {
     this.marker = runMarker(t.runId);
@@ -90,6 +92,11 @@ export class Tracking {
         this.costUsd = s.totalCostUsd;
       },
       onNotice: (m) => io.info(redactor.redact(m)),
+      onRefusal: (call, reason) => {
+        this.refused.count++;
+        if (this.refused.first.length < 5) this.refused.first.push({ tool: call.name, reason });
+        io.info(redactor.redact(`✗ ${call.name} refused: ${reason}`));
+      },
     };
   }
 

@@ -13,7 +13,14 @@ Options:
   --max-cost-usd X        spend cap in USD (default: 5)
   --max-retries N         retries of one model call on retryable errors (default: 5)
   --timeout-minutes M     wall-clock deadline for the loop (default: 30)
-  --allowed-tools A,B     subset of Read,Write,Edit,Bash,Glob,Grep,TodoWrite
+  --allowed-tools RULES   tools offered and calls allowed, in Claude Code's rule syntax:
+                          Read,Edit(src/**),Bash(npm test:*) (default: every built-in tool)
+  --disallowed-tools RULES
+                          calls refused whatever allows them, e.g. Bash(curl:*)
+  --settings FILE|JSON    Claude Code settings (permissions, hooks) on top of the files below
+  --setting-sources all|none
+                          read .claude/settings.json and .claude/settings.local.json in --cwd
+                          (default: all), or none of them
   --append-system-prompt  extra instructions for the model
   --prices JSON           price overrides, USD per million tokens by model prefix
                           (also AGENT_ACTION_PRICES), e.g. '{"my-model": {"input": 1, "output": 5}}'
@@ -40,6 +47,9 @@ export interface CliOptions {
   quiet: boolean;
   sandbox: 'auto' | 'strict' | 'off';
   network: 'on' | 'off';
+  /** --settings: a file or inline JSON, read after the files of --cwd. */
+  settingsFile?: string;
+  settingSources: 'all' | 'none';
 }
 
 export type ParsedCli = { kind: 'run'; options: CliOptions } | { kind: 'help' } | { kind: 'version' } | { kind: 'error'; message: string };
@@ -51,6 +61,7 @@ const OPTION_NAMES: Readonly<Record<string, string>> = {
   maxRetries: '--max-retries',
   timeoutMinutes: '--timeout-minutes',
   allowedTools: '--allowed-tools',
+  disallowedTools: '--disallowed-tools',
   prices: '--prices / AGENT_ACTION_PRICES',
 };
 
@@ -62,6 +73,9 @@ const OPTIONS = {
   'max-retries': { type: 'string' },
   'timeout-minutes': { type: 'string' },
   'allowed-tools': { type: 'string' },
+  'disallowed-tools': { type: 'string' },
+  settings: { type: 'string' },
+  'setting-sources': { type: 'string', default: 'all' },
   'append-system-prompt': { type: 'string' },
   prices: { type: 'string' },
   sandbox: { type: 'string', default: 'off' },
@@ -100,12 +114,17 @@ function runOptions(values: Values, prompt: string, env: NodeJS.ProcessEnv): Par
     maxRetries: values['max-retries'],
     timeoutMinutes: values['timeout-minutes'],
     allowedTools: values['allowed-tools'],
+    disallowedTools: values['disallowed-tools'],
     prices: values.prices ?? env['AGENT_ACTION_PRICES'],
   });
   if (!settings.success) return { kind: 'error', message: describeSettingsError(settings.error, OPTION_NAMES) };
   const sandbox = values.sandbox;
   if (sandbox !== 'auto' && sandbox !== 'strict' && sandbox !== 'off')
     return { kind: 'error', message: `--sandbox: expected auto, strict or off, got "${sandbox}"` };
+  const settingSources = values['setting-sources'];
+  if (settingSources !== 'all' && settingSources !== 'none') {
+    return { kind: 'error', message: `--setting-sources: expected all or none, got "${settingSources}"` };
+  }
   const network = values.network;
   if (network !== 'on' && network !== 'off') return { kind: 'error', message: `--network: expected on or off, got "${network}"` };
   return {
@@ -118,6 +137,8 @@ function runOptions(values: Values, prompt: string, env: NodeJS.ProcessEnv): Par
       quiet: values.quiet,
       sandbox,
       network,
+      settingSources,
+      ...(values.settings !== undefined ? { settingsFile: values.settings } : {}),
       ...(values.transcript !== undefined ? { transcript: values.transcript } : {}),
       ...(values.resume !== undefined ? { resume: values.resume } : {}),
       ...(values['append-system-prompt'] !== undefined ? { appendSystemPrompt: values['append-system-prompt'] } : {}),

@@ -1,7 +1,8 @@
-import { realpathSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { readTranscript, TranscriptWriter } from '../agent/transcript.js';
 import { repairHistory } from '../agent/history.js';
+import { loadCliSettings, mergeSettings, ruleLists, type TrustedSettings } from '../config/index.js';
 import { textMessage, type Message } from '../core/messages.js';
 import { AnthropicModel } from '../model/anthropic/index.js';
 import type { Sandbox } from '../sandbox/index.js';
@@ -59,7 +60,28 @@ async function openSandbox(options: CliOptions, io: CliIo): Promise<Sandbox | nu
   return sandbox;
 }
 
+/** The settings files of --cwd (unless --setting-sources none), then --settings; a malformed one is a usage error. */
+function cliSettings(options: CliOptions, io: CliIo): TrustedSettings {
+  const o = {
+    cwd: resolve(options.cwd),
+    sources: options.settingSources,
+    ...(options.settingsFile ? { settings: options.settingsFile } : {}),
+  };
+  try {
+    return mergeSettings(
+      loadCliSettings(
+        o,
+        (path) => readFileSync(path, 'utf8'),
+        (m) => io.stderr.write(`agent-action: ${m}\n`),
+      ),
+    );
+  } catch (error) {
+    throw new UsageError(errorText(error));
+  }
+}
+
 async function run(options: CliOptions, apiKey: string, io: CliIo): Promise<{ result: TaskResult; transcript?: TranscriptWriter }> {
+  const trusted = cliSettings(options, io);
   const start = initialMessages(options);
   const transcriptPath = options.transcript ?? options.resume;
   const transcript = transcriptPath ? new TranscriptWriter(resolve(transcriptPath)) : undefined;
@@ -84,6 +106,13 @@ async function run(options: CliOptions, apiKey: string, io: CliIo): Promise<{ re
       messages: start.messages,
       mode: 'cli',
       recordMessagesFrom: already,
+      rules: ruleLists(
+        {
+          allow: { source: '--allowed-tools', rules: settings.allowedTools },
+          deny: { source: '--disallowed-tools', rules: settings.disallowedTools },
+        },
+        trusted,
+      ),
       signal: io.signal,
       events: progressEvents(io.stderr, { quiet: options.quiet }),
       ...(options.appendSystemPrompt ? { appendSystemPrompt: options.appendSystemPrompt } : {}),

@@ -1,5 +1,5 @@
 /** How a run ended; the action's `conclusion` output. */
-export type Conclusion = 'success' | 'max-steps' | 'budget' | 'timeout' | 'cancelled' | 'refusal' | 'error';
+export type Conclusion = 'success' | 'max-steps' | 'budget' | 'timeout' | 'cancelled' | 'refusal' | 'stopped' | 'error';
 
 export interface Stop {
   conclusion: Conclusion;

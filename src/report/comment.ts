@@ -37,6 +37,16 @@ export interface FinalReport {
   pushed: boolean;
   /** e.g. 'fork PR: not pushed, apply the diff below', 'nothing changed', 'workflow files not pushed' */
   note?: string;
+  /** Calls the rules or hooks refused: how many, and the first few with the reason given. */
+  refused?: { count: number; first: { tool: string; reason: string }[] };
+}
+
+/** The refused calls in one line, so a maintainer can tune the rules; null when there were none. */
+export function refusedLine(r: FinalReport): string | null {
+  if (!r.refused || r.refused.count === 0) return null;
+  const shown = r.refused.first.map((f) => `\`${inline(f.tool, 80)}\`: ${inline(f.reason, 300)}`).join('; ');
+  const more = r.refused.count > r.refused.first.length ? `; and ${r.refused.count - r.refused.first.length} more` : '';
+  return `> **Refused:** ${plural(r.refused.count, 'call')} refused by the tool rules or hooks: ${shown}${more}`;
 }
 
 /** Longer diffs fold into <details> so the final text stays the first thing a reader sees. */
@@ -176,6 +186,8 @@ function diffTooLong(r: FinalReport): string {
 function render(r: FinalReport, text: string, diffPart: string | null): string {
   const parts = [TRACKING_MARKER, statusLine(r)];
   if (r.note) parts.push(`> **Note:** ${inline(r.note, 1000)}`);
+  const refused = refusedLine(r);
+  if (refused) parts.push(refused);
   parts.push(text);
   const links = linksLine(r);
   if (links) parts.push(links);

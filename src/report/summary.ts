@@ -1,4 +1,4 @@
-import { closeOpenFence, cutText, cutToLines, diffSummary, fencedBlock, inline, type FinalReport } from './comment.js';
+import { closeOpenFence, cutText, cutToLines, diffSummary, fencedBlock, inline, refusedLine, type FinalReport } from './comment.js';
 import { formatDuration, formatUsd } from './format.js';
 
 /** GitHub accepts 1 MiB per step summary; this leaves room for the table and notes. */
@@ -66,6 +66,8 @@ function diffPart(r: SummaryReport, diff: string, cut: { shown: number; total: n
 function render(r: SummaryReport, text: string, diff: string | null): string {
   const parts = [`## agent-action: ${r.conclusion === 'success' ? '✅' : '⚠️'} ${inline(r.conclusion, 40)}`, table(r)];
   if (r.note) parts.push(`> **Note:** ${inline(r.note, 1000)}`);
+  const refused = refusedLine(r);
+  if (refused) parts.push(refused);
   parts.push('### Result', text);
   const files = filesList(r.changedFiles);
   if (files) parts.push(files);

@@ -7,12 +7,8 @@ import { TOOL_SPECS } from './specs.generated.js';
 /** Every built-in tool's name, in the order they are offered. */
 export const BUILTIN_TOOL_NAMES: readonly string[] = TOOL_SPECS.map((s) => s.name);
 
-const MCP_NAME = /^mcp__[A-Za-z0-9_-]+(__([A-Za-z0-9_-]+|\*))?$/;
-
-/** A name a tool rule may use: a built-in tool, or an MCP server or tool (`mcp__server__tool`). */
-export function isToolName(name: string): boolean {
-  return BUILTIN_TOOL_NAMES.includes(name) || MCP_NAME.test(name);
-}
+/** Every name a tool rule may use besides MCP ones: the built-in tools and those other modes add. */
+export const RULE_TOOL_NAMES: readonly string[] = [...BUILTIN_TOOL_NAMES, 'Task', 'Skill', 'ReviewComment'];
 
 /** Throws a configuration error naming every name that is not a built-in tool. */
 export function assertBuiltinNames(names: readonly string[]): void {

@@ -1,6 +1,7 @@
 import os from 'node:os';
 import type { SimpleCommand } from './bash.js';
 import { compilePathPattern } from './paths.js';
+import { RULE_TOOL_NAMES } from '../catalog.js';
 
 /**
  * Permission rules in Claude Code's syntax: `Tool` or `Tool(specifier)`, in lists separated by
@@ -53,7 +54,7 @@ export class PermissionRuleError extends Error {
   }
 }
 
-const BUILTIN_TOOLS = new Set(['Read', 'Write', 'Edit', 'Bash', 'Glob', 'Grep', 'TodoWrite', 'Task', 'Skill', 'ReviewComment']);
+const BUILTIN_TOOLS = new Set(RULE_TOOL_NAMES);
 /** Tools whose specifier this module understands (TodoWrite has nothing to specify). */
 const TAKES_SPECIFIER = new Set(['Read', 'Write', 'Edit', 'Bash', 'Glob', 'Grep', 'Task', 'Skill', 'ReviewComment']);
 export const PATH_TOOLS = new Set(['Read', 'Write', 'Edit', 'Glob', 'Grep']);

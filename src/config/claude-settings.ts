@@ -1,0 +1,124 @@
+/**
+ * Claude Code's settings file (`.claude/settings.json` and friends), reduced to the keys this
+ * project honours: permission rules, hooks and the project MCP server switches. Everything else
+ * Claude Code knows (env, model, statusLine, ...) is accepted and named in one log line, so a
+ * repository set up for Claude Code works unchanged while its owner can see what has no effect.
+ */
+import { z } from 'zod';
+import { HOOK_EVENTS, HooksSchema, type HookSettings } from '../tools/hooks/schema.js';
+
+/** A settings file (or the settings input) that cannot be used; callers map it to conclusion `error` / CLI exit 2. */
+export class SettingsFileError extends Error {
+  constructor(
+    /** Where the settings came from, e.g. `.claude/settings.json (base branch main)`. */
+    readonly source: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'SettingsFileError';
+  }
+}
+
+const RULES_ERROR = 'expected an array of strings';
+// Rule syntax is checked by the permissions module; here a rule only has to be a string.
+const Rules = z.array(z.string({ error: 'expected a string' }), { error: RULES_ERROR }).default([]);
+
+const HONOURED_PERMISSIONS = ['allow', 'deny', 'ask'] as const;
+const HONOURED_KEYS = ['permissions', 'hooks', 'enableAllProjectMcpServers', 'enabledMcpjsonServers'] as const;
+
+/** Loose objects keep unknown keys so that they can be listed in the log line instead of vanishing silently. */
+export const ClaudeSettingsSchema = z.looseObject(
+  {
+    permissions: z
+      .looseObject({ allow: Rules, deny: Rules, ask: Rules }, { error: 'expected an object' })
+      .default({ allow: [], deny: [], ask: [] }),
+    hooks: HooksSchema.default({}),
+    enableAllProjectMcpServers: z.boolean({ error: 'expected true or false' }).optional(),
+    enabledMcpjsonServers: z.array(z.string({ error: 'expected a string' }), { error: RULES_ERROR }).default([]),
+  },
+  { error: 'expected a JSON object' },
+);
+
+/** The honoured part of one source's settings. `enableAllProjectMcpServers` stays undefined when unset so merging can tell. */
+export interface ClaudeSettings {
+  permissions: { allow: string[]; deny: string[]; ask: string[] };
+  hooks: HookSettings;
+  enableAllProjectMcpServers?: boolean;
+  enabledMcpjsonServers: string[];
+}
+
+/** The rules that refuse a call: `ask` ones too, since a headless run has nobody to ask. */
+export function denyIncludingAsk(settings: ClaudeSettings): string[] {
+  return [...settings.permissions.deny, ...settings.permissions.ask];
+}
+
+/**
+ * Parses one source's settings text. Unknown and unsupported keys are logged in one line;
+ * anything malformed throws a SettingsFileError naming the source, the key path and the problem.
+ */
+export function parseClaudeSettings(text: string, source: string, log: (m: string) => void): ClaudeSettings {
+  const json = parseJson(text, source);
+  // The input is reported so that a missing key can be told from one of the wrong type.
+  const result = ClaudeSettingsSchema.safeParse(json, { reportInput: true });
+  if (!result.success) {
+    throw new SettingsFileError(source, result.error.issues.map((issue) => `${source}: ${describeIssue(issue)}`).join('\n'));
+  }
+  const { permissions, hooks, enableAllProjectMcpServers, enabledMcpjsonServers } = result.data;
+  const ignored = ignoredKeys(result.data);
+  if (ignored.length > 0) log(`${source}: ignoring settings agent-action does not use: ${ignored.join(', ')}`);
+  const settings: ClaudeSettings = {
+    permissions: { allow: permissions.allow, deny: permissions.deny, ask: permissions.ask },
+    hooks,
+    enabledMcpjsonServers,
+  };
+  if (enableAllProjectMcpServers !== undefined) settings.enableAllProjectMcpServers = enableAllProjectMcpServers;
+  return settings;
+}
+
+function parseJson(text: string, source: string): unknown {
+  try {
+    // Editors on Windows may save a byte order mark, which JSON.parse rejects.
+    return JSON.parse(text.replace(/^\uFEFF/, '')) as unknown;
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    throw new SettingsFileError(source, `${source}: not valid JSON: ${withLine(message, text)}`);
+  }
+}
+
+/** Node 20 reports only a character position; the line is what a person looks for in the file. */
+function withLine(message: string, text: string): string {
+  if (/\(line \d+/.test(message)) return message;
+  const position = /at position (\d+)/.exec(message)?.[1];
+  if (position === undefined) return message;
+  const line = text.slice(0, Number(position)).split('\n').length;
+  return `${message} (line ${line})`;
+}
+
+function ignoredKeys(data: Record<string, unknown> & { permissions: Record<string, unknown> }): string[] {
+  const top = Object.keys(data).filter((k) => !(HONOURED_KEYS as readonly string[]).includes(k));
+  const permissions = Object.keys(data.permissions)
+    .filter((k) => !(HONOURED_PERMISSIONS as readonly string[]).includes(k))
+    .map((k) => `permissions.${k}`);
+  return [...top, ...permissions];
+}
+
+/** `hooks.PreToolUse[0].hooks[0].type`: the way a person would point at the key in the file. */
+export function keyPath(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const part of path) {
+    if (typeof part === 'number') out += `[${part}]`;
+    else out += out === '' ? String(part) : `.${String(part)}`;
+  }
+  return out === '' ? '(top level)' : out;
+}
+
+function describeIssue(issue: z.core.$ZodIssue): string {
+  if (issue.code === 'unrecognized_keys') {
+    // Only `hooks` is a closed record here (its keys are event names); zod's own message would not list the events.
+    const where = keyPath(issue.path);
+    const keys = issue.keys.map((k) => keyPath([...issue.path, k])).join(', ');
+    return where === 'hooks' ? `${keys}: unknown hook event; events: ${HOOK_EVENTS.join(', ')}` : `${keys}: unknown key`;
+  }
+  if (issue.code === 'invalid_type' && issue.input === undefined) return `${keyPath(issue.path)}: required`;
+  return `${keyPath(issue.path)}: ${issue.message.replace(/^Invalid input: /, '')}`;
+}

@@ -1,0 +1,49 @@
+import { z } from 'zod';
+
+/** The hook events honoured, with Claude Code's names. */
+export const HOOK_EVENTS = [
+  'PreToolUse',
+  'PostToolUse',
+  'PostToolUseFailure',
+  'UserPromptSubmit',
+  'Stop',
+  'SubagentStop',
+  'SessionStart',
+  'SessionEnd',
+  'PreCompact',
+] as const;
+export type HookEvent = (typeof HOOK_EVENTS)[number];
+
+/** One command hook: run with the event's JSON on stdin; `timeout` in seconds (default 60). */
+export const CommandHookSchema = z.object({
+  type: z.literal('command', { error: 'only "command" hooks are supported' }),
+  command: z.string().trim().min(1, 'command must not be empty'),
+  timeout: z.number().positive().max(3600).optional(),
+});
+export type CommandHook = z.infer<typeof CommandHookSchema>;
+
+/** Hooks of one event whose `matcher` (a regular expression over tool names; empty or `*` = all) matches. */
+export const HookMatcherSchema = z.object({
+  matcher: z
+    .string()
+    .optional()
+    .refine((m) => m === undefined || m === '' || m === '*' || isRegExp(m), { error: 'matcher is not a valid regular expression' }),
+  hooks: z.array(CommandHookSchema),
+});
+export type HookMatcher = z.infer<typeof HookMatcherSchema>;
+
+/** The `hooks` key of Claude Code's settings: event name -> matchers. */
+export const HooksSchema = z.partialRecord(
+  z.enum(HOOK_EVENTS, { error: `unknown hook event; events: ${HOOK_EVENTS.join(', ')}` }),
+  z.array(HookMatcherSchema),
+);
+export type HookSettings = z.infer<typeof HooksSchema>;
+
+function isRegExp(source: string): boolean {
+  try {
+    new RegExp(source);
+    return true;
+  } catch {
+    return false;
+  }
+}

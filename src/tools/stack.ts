@@ -1,0 +1,44 @@
+import type { Todo } from '../core/todo.js';
+import type { ToolCall, ToolSet } from '../core/tools.js';
+import { BUILTIN_TOOL_NAMES, specsFor } from './catalog.js';
+import { lazyToolSet, type LazyToolSet } from './lazy.js';
+import { offered } from './permissions/decide.js';
+import type { Rules } from './permissions/rules.js';
+import { withPermissions } from './permissions/with-permissions.js';
+import { definitionToolSet } from './tool-set.js';
+import { trackChanges } from './track-changes.js';
+import type { Workspace } from './workspace.js';
+
+export interface StackOptions {
+  workspace: Workspace;
+  /** The environment commands see: an allowlist, never the action's secrets. */
+  env: Record<string, string>;
+  outputLimit: number;
+  rules: Rules;
+  /** Turns each Bash command's argv into the one that runs it (the sandbox); may still be in preparation. */
+  wrap?: Promise<(argv: string[]) => string[]> | undefined;
+  /** Waited for before the first tool runs: the work tree's baseline, so no change is missed. */
+  ready: () => Promise<unknown>;
+  /** Wrappers between the tools and the rules: hooks, a mode's choice of tools. */
+  shape?: ((set: ToolSet) => ToolSet) | undefined;
+  onTodos?: ((todos: Todo[]) => void) | undefined;
+  onRefusal?: ((call: ToolCall, reason: string) => void) | undefined;
+  onWrite: (filePath: string) => void;
+}
+
+/**
+ * The run's tools, outside in: change tracking, then the permission rules (deny first, then allow:
+ * a refused call reaches nothing inside), then hooks and the mode, then the built-in tools, whose
+ * code loads only once the model is answering.
+ */
+export function toolStack(o: StackOptions): { tools: ToolSet; lazy: LazyToolSet; names: string[] } {
+  const names = BUILTIN_TOOL_NAMES.filter((name) => offered(name, o.rules));
+  const lazy = lazyToolSet(specsFor(names), async () => {
+    const [{ selectTools }, wrap] = await Promise.all([import('./builtin/index.js'), o.wrap, o.ready()]);
+    const context = { workspace: o.workspace, env: o.env, outputLimit: o.outputLimit, ...(o.onTodos ? { onTodos: o.onTodos } : {}) };
+    return definitionToolSet(selectTools(names, wrap ? { wrap } : {}), context);
+  });
+  const shaped = o.shape ? o.shape(lazy) : lazy;
+  const guarded = withPermissions(shaped, o.rules, o.workspace.root, o.onRefusal ? { onRefusal: o.onRefusal } : {});
+  return { tools: trackChanges(guarded, o.onWrite), lazy, names };
+}
