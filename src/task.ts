@@ -1,9 +1,8 @@
 import { resolve } from 'node:path';
 import type { Model } from './core/model.js';
 import type { Message } from './core/messages.js';
-import type { Todo } from './core/todo.js';
-import type { ToolCall, ToolSet } from './core/tools.js';
-import { runLoop, type LoopEvents, type LoopResult } from './agent/loop.js';
+import type { ToolSet } from './core/tools.js';
+import { runLoop, type LoopResult } from './agent/loop.js';
 import { messageRecord, TranscriptWriter } from './agent/transcript.js';
 import { changedSince, takeBaseline, type Baseline } from './git/changes.js';
 import { systemPrompt } from './prompt/system.js';
@@ -12,14 +11,12 @@ import { toolEnvironment } from './tools/env.js';
 import { preloadWhileAnswering } from './tools/lazy.js';
 import { loadRules, type RuleLists } from './tools/permissions/rules.js';
 import { toolStack } from './tools/stack.js';
+import type { HookSettings } from './tools/hooks/index.js';
+import { taskHooks } from './task-hooks.js';
+import type { TaskEvents } from './task-events.js';
 import { Workspace } from './tools/workspace.js';
 
-export interface TaskEvents extends LoopEvents {
-  /** The TodoWrite checklist, whole, each time the model changes it. */
-  onTodos?: (todos: Todo[]) => void;
-  /** A call the rules refused, with the reason the model was given. */
-  onRefusal?: (call: ToolCall, reason: string) => void;
-}
+export type { TaskEvents } from './task-events.js';
 
 export interface TaskOptions {
   settings: LoopSettings;
@@ -46,6 +43,8 @@ export interface TaskOptions {
   tools?: (base: ToolSet) => ToolSet;
   /** Allow and deny rules with their sources; by default the settings' allowed and disallowed tools. */
   rules?: RuleLists;
+  /** Claude Code hooks from the trusted settings. */
+  hooks?: HookSettings;
 }
 
 /** The rules of the settings alone, named as the inputs that hold them. */
@@ -61,6 +60,34 @@ export interface TaskResult extends LoopResult {
   durationMs: number;
 }
 
+/** The rules, the hooks and the tools they guard. */
+async function taskTools(o: TaskOptions, workspace: Workspace, ready: () => Promise<unknown>, onWrite: (path: string) => void) {
+  const rules = await loadRules(o.rules ?? defaultRules(o.settings));
+  const env = toolEnvironment(o.env);
+  const hooks = await taskHooks({
+    settings: o.hooks ?? {},
+    cwd: workspace.root,
+    env,
+    wrap: o.wrap,
+    transcript: o.transcript,
+    events: o.events,
+  });
+  const stack = toolStack({
+    workspace,
+    env,
+    outputLimit: o.settings.toolOutputLimit,
+    rules,
+    wrap: o.wrap,
+    ready,
+    shape: o.tools,
+    hooks: hooks?.tools,
+    onTodos: o.events?.onTodos,
+    onRefusal: o.events?.onRefusal,
+    onWrite,
+  });
+  return { ...stack, hooks };
+}
+
 /** One run of the loop in a workspace: tools, prompt, limits, and what changed afterwards. */
 export async function runTask(o: TaskOptions): Promise<TaskResult> {
   const started = o.startedAt ?? Date.now();
@@ -69,27 +96,18 @@ export async function runTask(o: TaskOptions): Promise<TaskResult> {
   let baseline: Promise<Baseline> | undefined;
   const takeOnce = () => (baseline ??= takeBaseline(workspace.root));
   const written = new Set<string>();
-  const rules = await loadRules(o.rules ?? defaultRules(settings));
-  const { tools, lazy, names } = toolStack({
-    workspace,
-    env: toolEnvironment(o.env),
-    outputLimit: settings.toolOutputLimit,
-    rules,
-    wrap: o.wrap,
-    ready: takeOnce,
-    shape: o.tools,
-    onTodos: o.events?.onTodos,
-    onRefusal: o.events?.onRefusal,
-    onWrite: (path) => written.add(path),
-  });
+  const { tools, lazy, names, hooks } = await taskTools(o, workspace, takeOnce, (path) => written.add(path));
   const system = systemPrompt({
     mode: o.mode,
     workspace: workspace.root,
     tools: names,
     ...(o.appendSystemPrompt ? { append: o.appendSystemPrompt } : {}),
   });
+  // Hooks may add context to the prompt: a copy, so the caller's messages stay as they were.
+  const messages = o.messages.map((m) => ({ ...m }));
+  await hooks?.begin(messages, o.signal);
   o.transcript?.write({ type: 'system', system, tools: names, model: settings.model, time: new Date().toISOString() });
-  for (const message of o.messages.slice(o.recordMessagesFrom ?? 0)) o.transcript?.write(messageRecord(message));
+  for (const message of messages.slice(o.recordMessagesFrom ?? 0)) o.transcript?.write(messageRecord(message));
   const limits = { maxSteps: settings.maxSteps, maxCostUsd: settings.maxCostUsd, deadline: started + settings.timeoutMinutes * 60_000 };
   const result = await runLoop(
     {
@@ -103,9 +121,12 @@ export async function runTask(o: TaskOptions): Promise<TaskResult> {
       compactAtTokens: settings.compactAtTokens,
       ...(o.transcript ? { transcript: o.transcript } : {}),
       ...(o.events ? { events: o.events } : {}),
+      ...(hooks ? { hooks: hooks.loop, stops: hooks.stops } : {}),
     },
-    o.messages,
+    messages,
   );
+  // SessionEnd runs whatever ended the run, cancellation included: its own timeout bounds it.
+  await hooks?.end(result.conclusion, new AbortController().signal);
   // Outside git the only record of what changed is what the tools wrote.
   const fromGit = await changedSince(workspace.root, await takeOnce());
   const changedFiles = fromGit ?? [...written].map((p) => workspace.relative(resolve(workspace.root, p))).sort();

@@ -59,6 +59,7 @@ export async function executeTask(
       },
       run.trusted,
     ),
+    hooks: run.trusted.hooks,
     events: run.events,
   });
   io.info(redactor.redact(`agent-action: ${result.conclusion}${result.reason ? ` (${result.reason})` : ''}\n${result.result}`));

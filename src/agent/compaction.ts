@@ -1,5 +1,7 @@
 import { blocksOf, type Message, type ToolResultBlock } from '../core/messages.js';
+import type { LoopConfig } from './config.js';
 import { SUMMARY_HEADER, SUMMARY_REQUEST } from './notes.js';
+import { now } from './transcript.js';
 
 /** User turns kept whole, however full the context gets. */
 export const KEEP_RECENT_TURNS = 3;
@@ -86,4 +88,22 @@ export async function compact(messages: Message[], deps: CompactionDeps): Promis
     return cleared;
   }
   return summariseOlderTurns(messages, deps);
+}
+
+/** A failed summary call leaves the history as it is. */
+export const noSummary = (): null => null;
+
+/** What compaction did, told in the log and written to the transcript. */
+export function compactionReports(config: Pick<LoopConfig, 'events' | 'transcript'>): Pick<CompactionDeps, 'onCleared' | 'onSummarised'> {
+  const { events, transcript } = config;
+  return {
+    onCleared: (cleared) => {
+      events?.onNotice?.(`context: cleared ${cleared} older tool results`);
+      transcript?.write({ type: 'meta', event: 'compaction', time: now(), cleared });
+    },
+    onSummarised: (replaced, summary) => {
+      events?.onNotice?.(`context: summarised ${replaced} older messages`);
+      transcript?.write({ type: 'meta', event: 'summary', time: now(), replaced, summary });
+    },
+  };
 }

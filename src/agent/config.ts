@@ -2,7 +2,7 @@ import type { Model } from '../core/model.js';
 import type { Message } from '../core/messages.js';
 import type { ToolCall, ToolOutcome, ToolSet } from '../core/tools.js';
 import type { Usage } from '../core/usage.js';
-import type { Conclusion, Limits } from './limits.js';
+import type { Conclusion, Limits, Stop, StopCondition } from './limits.js';
 import type { Sleep } from './timing.js';
 import type { TranscriptWriter } from './transcript.js';
 
@@ -14,6 +14,14 @@ export interface LoopEvents {
   onStep?: (info: { step: number; usage: Usage; costUsd: number; totalCostUsd: number; stopReason: string | null }) => void;
   /** Retries, compaction and other things worth a line in the log. */
   onNotice?: (message: string) => void;
+}
+
+/** Points where the run's hooks may step in; each may take its time (it runs a command). */
+export interface LoopHooks {
+  /** The model is done: text sends it on with that text, a Stop ends the run so, null lets it finish. */
+  onEnd?: (finalText: string, again: boolean, signal: AbortSignal) => Promise<string | Stop | null>;
+  /** Before older turns are compacted. */
+  beforeCompact?: (signal: AbortSignal) => Promise<void>;
 }
 
 export interface LoopConfig {
@@ -32,6 +40,9 @@ export interface LoopConfig {
   compactAtTokens: number;
   transcript?: TranscriptWriter;
   events?: LoopEvents;
+  hooks?: LoopHooks;
+  /** Checked with the limits before every model call (a hook that asked to end the run, say). */
+  stops?: StopCondition[];
   clock?: () => number;
   sleep?: Sleep;
 }

@@ -1,6 +1,6 @@
 import { ModelError, type ModelTurn } from '../core/model.js';
 import { blocksOf, textOf, type Block, type Message, type ToolUseBlock } from '../core/messages.js';
-import { compact } from './compaction.js';
+import { compact, compactionReports, noSummary } from './compaction.js';
 import type { LoopConfig, LoopResult } from './config.js';
 import { CANCELLED, firstStop, stopConditions, TIMEOUT, type Stop, type StopCondition } from './limits.js';
 import { UsageMeter } from './meter.js';
@@ -27,6 +27,8 @@ class Loop {
   private readonly clock: () => number;
   private steps = 0;
   private latestText = '';
+  /** How many times an end hook sent the model on. */
+  private held = 0;
 
   constructor(
     private readonly config: LoopConfig,
@@ -34,7 +36,7 @@ class Loop {
   ) {
     this.messages = [...initial];
     this.clock = config.clock ?? Date.now;
-    this.conditions = stopConditions(config.limits);
+    this.conditions = [...stopConditions(config.limits), ...(config.stops ?? [])];
   }
 
   async run(): Promise<LoopResult> {
@@ -117,25 +119,22 @@ class Loop {
 
   /** Makes room in the context (see compaction.ts); the transcript keeps everything. */
   private async compact(signal: AbortSignal): Promise<number> {
-    const { events, transcript } = this.config;
-    const made = await compact(this.messages, {
-      summarise: (request) =>
-        this.call(request, signal, false).then(
-          (t) => textOf(t.content),
-          () => null,
-        ),
-      onCleared: (cleared) => {
-        events?.onNotice?.(`context: cleared ${cleared} older tool results`);
-        transcript?.write({ type: 'meta', event: 'compaction', time: now(), cleared });
-      },
-      onSummarised: (replaced, summary) => {
-        events?.onNotice?.(`context: summarised ${replaced} older messages`);
-        transcript?.write({ type: 'meta', event: 'summary', time: now(), replaced, summary });
-      },
-    });
+    await this.config.hooks?.beforeCompact?.(signal);
+    const summarise = (request: Message[]) => this.call(request, signal, false).then((t) => textOf(t.content), noSummary);
+    const made = await compact(this.messages, { summarise, ...compactionReports(this.config) });
     // The next call re-sends a changed prefix; until it answers, the old size is stale.
     if (made > 0) this.meter.lastPromptTokens = 0;
     return made;
+  }
+
+  /** The model is done; an end hook may send it on (a Stop hook's objection) or end the run its own way. */
+  private async onEnd(text: string, signal: AbortSignal): Promise<TurnOutcome> {
+    const verdict = await this.config.hooks?.onEnd?.(text, this.held > 0, signal);
+    if (!verdict) return { stop: { conclusion: 'success', reason: '' }, result: text };
+    if (typeof verdict !== 'string') return { stop: verdict, result: text };
+    this.held++;
+    this.appendUser([{ type: 'text', text: verdict }]);
+    return 'next';
   }
 
   private async handle(turn: ModelTurn, continuing: boolean, signal: AbortSignal): Promise<TurnOutcome> {
@@ -151,7 +150,7 @@ class Loop {
     if (turn.stop === 'pause') return 'continue-turn';
     if (turn.stop === 'refusal') return { stop: { conclusion: 'refusal', reason: 'the model declined the task' } };
     const calls = blocks.filter((b): b is ToolUseBlock => b.type === 'tool_use');
-    if (!cut && calls.length === 0) return { stop: { conclusion: 'success', reason: '' }, result: text };
+    if (!cut && calls.length === 0) return this.onEnd(text, signal);
 
     const { tools, events } = this.config;
     const results: Block[] = await runToolCalls(calls, signal, { tools, events, streak: this.streak, clock: this.clock });

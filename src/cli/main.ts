@@ -113,6 +113,7 @@ async function run(options: CliOptions, apiKey: string, io: CliIo): Promise<{ re
         },
         trusted,
       ),
+      hooks: trusted.hooks,
       signal: io.signal,
       events: progressEvents(io.stderr, { quiet: options.quiet }),
       ...(options.appendSystemPrompt ? { appendSystemPrompt: options.appendSystemPrompt } : {}),

@@ -19,8 +19,10 @@ export interface StackOptions {
   wrap?: Promise<(argv: string[]) => string[]> | undefined;
   /** Waited for before the first tool runs: the work tree's baseline, so no change is missed. */
   ready: () => Promise<unknown>;
-  /** Wrappers between the tools and the rules: hooks, a mode's choice of tools. */
+  /** A mode's choice of tools, inside the rules. */
   shape?: ((set: ToolSet) => ToolSet) | undefined;
+  /** The hooks around each call: inside the rules (a refused call runs no hook) and checked again by them. */
+  hooks?: ((set: ToolSet) => ToolSet) | undefined;
   onTodos?: ((todos: Todo[]) => void) | undefined;
   onRefusal?: ((call: ToolCall, reason: string) => void) | undefined;
   onWrite: (filePath: string) => void;
@@ -28,8 +30,8 @@ export interface StackOptions {
 
 /**
  * The run's tools, outside in: change tracking, then the permission rules (deny first, then allow:
- * a refused call reaches nothing inside), then hooks and the mode, then the built-in tools, whose
- * code loads only once the model is answering.
+ * a refused call reaches nothing inside), then the hooks and the rules once more, then the mode,
+ * then the built-in tools, whose code loads only once the model is answering.
  */
 export function toolStack(o: StackOptions): { tools: ToolSet; lazy: LazyToolSet; names: string[] } {
   const names = BUILTIN_TOOL_NAMES.filter((name) => offered(name, o.rules));
@@ -39,6 +41,9 @@ export function toolStack(o: StackOptions): { tools: ToolSet; lazy: LazyToolSet;
     return definitionToolSet(selectTools(names, wrap ? { wrap } : {}), context);
   });
   const shaped = o.shape ? o.shape(lazy) : lazy;
-  const guarded = withPermissions(shaped, o.rules, o.workspace.root, o.onRefusal ? { onRefusal: o.onRefusal } : {});
+  const options = o.onRefusal ? { onRefusal: o.onRefusal } : {};
+  const guard = (set: ToolSet) => withPermissions(set, o.rules, o.workspace.root, options);
+  // A PreToolUse hook may rewrite a call's input: the rules see the rewritten call too.
+  const guarded = o.hooks ? guard(o.hooks(guard(shaped))) : guard(shaped);
   return { tools: trackChanges(guarded, o.onWrite), lazy, names };
 }

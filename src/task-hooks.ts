@@ -1,0 +1,111 @@
+import { randomUUID } from 'node:crypto';
+import type { LoopHooks } from './agent/config.js';
+import type { StopCondition } from './agent/limits.js';
+import type { TranscriptWriter } from './agent/transcript.js';
+import { blocksOf, textOf, type Message } from './core/messages.js';
+import { outcomeText, type ToolSet } from './core/tools.js';
+import { createHooks, HOOK_EVENTS, HOOK_REFUSED, withHooks, type HookRun, type HookSettings, type Hooks } from './tools/hooks/index.js';
+import type { TaskEvents } from './task-events.js';
+
+export interface TaskHookOptions {
+  settings: HookSettings;
+  /** The workspace root: the hooks' cwd and CLAUDE_PROJECT_DIR. */
+  cwd: string;
+  /** The tools' environment: hooks see what Bash sees, never the action's secrets. */
+  env: Record<string, string>;
+  /** The sandbox Bash runs in; hooks run in it too. */
+  wrap?: Promise<(argv: string[]) => string[]> | undefined;
+  transcript?: TranscriptWriter | undefined;
+  events?: TaskEvents | undefined;
+}
+
+/** The run's hooks, as the task wires them: around the tools, at the loop's end and compaction, at start and end. */
+export interface TaskHooks {
+  tools: (set: ToolSet) => ToolSet;
+  loop: LoopHooks;
+  stops: StopCondition[];
+  /** SessionStart and UserPromptSubmit: context they add joins the last user message. */
+  begin: (messages: Message[], signal: AbortSignal) => Promise<void>;
+  end: (reason: string, signal: AbortSignal) => Promise<void>;
+}
+
+function recordRun(o: TaskHookOptions, run: HookRun): void {
+  const { event, command, exitCode, ms, timedOut, outcome } = run;
+  o.transcript?.write({
+    type: 'meta',
+    event: 'hook',
+    time: new Date().toISOString(),
+    hook_event: event,
+    command,
+    exit_code: exitCode,
+    ms,
+    timed_out: timedOut,
+    outcome,
+  });
+  const how = timedOut ? 'timed out' : `exit ${exitCode ?? 'none'}`;
+  o.events?.onNotice?.(`hook ${event}: ${command.split('\n')[0]!.slice(0, 100)} (${how}, ${Math.round(ms)} ms, ${outcome})`);
+}
+
+/** A call a hook refused counts as a refusal, as a rule's does, so the report can name it. */
+function reportingRefusals(set: ToolSet, events: TaskEvents | undefined): ToolSet {
+  return {
+    specs: () => set.specs(),
+    isReadOnly: (name) => set.isReadOnly(name),
+    async execute(call, signal) {
+      const outcome = await set.execute(call, signal);
+      const text = outcome.isError ? outcomeText(outcome) : '';
+      if (text.startsWith(HOOK_REFUSED)) events?.onRefusal?.(call, text.split('\n')[0]!);
+      return outcome;
+    },
+  };
+}
+
+function withContext(messages: Message[], context: string): void {
+  const last = messages[messages.length - 1];
+  if (last?.role !== 'user') return;
+  last.content = [...blocksOf(last), { type: 'text', text: `Context from the repository's hooks:\n${context}` }];
+}
+
+/** Null when the settings configure no hooks, so a run without hooks pays nothing for them. */
+export async function taskHooks(o: TaskHookOptions): Promise<TaskHooks | null> {
+  if (!HOOK_EVENTS.some((event) => (o.settings[event]?.length ?? 0) > 0)) return null;
+  const wrap = await o.wrap;
+  const hooks: Hooks = createHooks(o.settings, {
+    cwd: o.cwd,
+    env: o.env,
+    ...(wrap ? { wrap } : {}),
+    sessionId: randomUUID(),
+    transcriptPath: o.transcript?.path ?? '',
+    onRun: (run) => recordRun(o, run),
+    log: (message) => o.events?.onNotice?.(message),
+  });
+  let stopped: string | null = null;
+  const stop = (reason: string | undefined) => (stopped ??= reason ?? null);
+  return {
+    tools: (set) => reportingRefusals(withHooks(set, hooks), o.events),
+    stops: [
+      () =>
+        (hooks.stopRequested() ?? stopped) !== null
+          ? { conclusion: 'stopped', reason: `a hook ended the run: ${hooks.stopRequested() ?? stopped}` }
+          : null,
+    ],
+    loop: {
+      async onEnd(text, again, signal) {
+        const verdict = await hooks.stop(text, again, signal);
+        if (verdict.stop !== undefined) return { conclusion: 'stopped', reason: `a Stop hook ended the run: ${verdict.stop}` };
+        return verdict.continueWith !== undefined ? `Stop hook feedback:\n${verdict.continueWith}` : null;
+      },
+      beforeCompact: async (signal) => void stop((await hooks.preCompact(signal)).stop),
+    },
+    async begin(messages, signal) {
+      const started = await hooks.sessionStart(signal);
+      stop(started.stop);
+      const last = messages[messages.length - 1];
+      const prompt = last?.role === 'user' ? textOf(blocksOf(last)) : '';
+      const submitted = stopped === null ? await hooks.userPromptSubmit(prompt, signal) : {};
+      const context = [started.additionalContext, submitted.additionalContext].filter((c): c is string => Boolean(c)).join('\n\n');
+      if (context) withContext(messages, context);
+    },
+    end: (reason, signal) => hooks.sessionEnd(reason, signal),
+  };
+}
