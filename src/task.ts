@@ -28,7 +28,7 @@ export interface TaskOptions {
   runnerTemp?: string;
   /** The conversation to send: a new task, or one rebuilt from a transcript. */
   messages: Message[];
-  mode: 'action' | 'cli';
+  mode: 'action' | 'cli' | 'review';
   appendSystemPrompt?: string;
   transcript?: TranscriptWriter;
   /** Messages before this index are already in the transcript (a resume appending to its own file). */
@@ -96,7 +96,9 @@ export async function runTask(o: TaskOptions): Promise<TaskResult> {
   let baseline: Promise<Baseline> | undefined;
   const takeOnce = () => (baseline ??= takeBaseline(workspace.root));
   const written = new Set<string>();
-  const { tools, lazy, names, hooks } = await taskTools(o, workspace, takeOnce, (path) => written.add(path));
+  const { tools, lazy, hooks } = await taskTools(o, workspace, takeOnce, (path) => written.add(path));
+  // The tools as the model will see them: after the mode, the rules and the hooks had their say.
+  const names = tools.specs().map((s) => s.name);
   const system = systemPrompt({
     mode: o.mode,
     workspace: workspace.root,

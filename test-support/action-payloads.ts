@@ -94,3 +94,34 @@ export function reviewCommentPayload(o: {
 export function schedulePayload() {
   return { schedule: '0 3 * * *' };
 }
+
+/** A pull_request payload (also what pull_request_target carries) for a pull request of the simulated repository. */
+export function pullRequestPayload(o: {
+  action: 'opened' | 'synchronize' | 'reopened' | 'ready_for_review';
+  number: number;
+  by: Person;
+  headRef: string;
+  headSha: string;
+  /** `owner/repo` of the head; another owner makes it a fork. */
+  headRepo?: string;
+  draft?: boolean;
+  title?: string;
+  body?: string;
+}) {
+  const p = retarget(loadExample('pull_request', (x) => x.action === o.action));
+  const pull = p.pull_request;
+  pull.number = o.number;
+  pull.title = o.title ?? 'Change the math';
+  pull.body = o.body ?? 'Please review.';
+  pull.draft = o.draft ?? false;
+  pull.head.ref = o.headRef;
+  pull.head.sha = o.headSha;
+  if (pull.head.repo) pull.head.repo.full_name = o.headRepo ?? `${OWNER}/${REPO}`;
+  pull.base.ref = 'main';
+  pull.base.repo.full_name = `${OWNER}/${REPO}`;
+  pull.html_url = `https://github.com/${OWNER}/${REPO}/pull/${o.number}`;
+  pull.updated_at = now();
+  user(pull.user, o.by);
+  user(p.sender, o.by);
+  return p;
+}

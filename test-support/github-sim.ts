@@ -4,7 +4,8 @@
  * `baseUrl`. It answers with GitHub's JSON shapes, headers, pagination `Link`s and error envelopes,
  * and it can inject faults (5xx, secondary rate limits) either before or after a request's effect,
  * so end-to-end tests can check what the action does when GitHub misbehaves. Only node built-ins,
- * so the demo can load it as is.
+ * so the demo can load it as is; the one exception, checking request bodies against GitHub's
+ * OpenAPI description (ajv, @octokit/openapi), is imported only when a request with a body arrives.
  *
  * The implementation lives in `github-sim/`; this module is the entry every importer uses.
  */
@@ -22,6 +23,7 @@ export type {
   SimPullFile,
   SimReaction,
   SimRequest,
+  SimReview,
   SimReviewComment,
   SimUser,
 } from './github-sim/types.js';

@@ -1,6 +1,7 @@
 import { BOT_IDENTITY, Repo, slugify, type Identity } from '../git/repo.js';
 import type { GitHub } from '../github/client.js';
 import { openPullRequest, type OpenedPull } from '../github/pulls.js';
+import type { FinalReport } from '../report/comment.js';
 
 /** Where the work goes, decided before the loop starts. */
 export type Plan =
@@ -18,6 +19,8 @@ export interface Delivery {
   pushed: boolean;
   /** What the reader should know: nothing changed, fork PR not pushed, workflow files held back, a failed push. */
   note?: string;
+  /** A review run's posted review. */
+  review?: NonNullable<FinalReport['review']>;
 }
 
 export interface DeliverOptions {

@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { TranscriptWriter } from '../agent/transcript.js';
 import { ruleLists, type TrustedSettings } from '../config/index.js';
+import type { RuleLists } from '../tools/permissions/rules.js';
 import { textMessage, type Model } from '../core/index.js';
 import type { Redactor } from '../report/redact.js';
 import type { Sandbox } from '../sandbox/index.js';
@@ -29,6 +30,16 @@ export async function anthropicModel(settings: ActionSettings, env: NodeJS.Proce
   return new AnthropicModel({ model: settings.model, apiKey, baseURL, maxRetries: settings.maxRetries, prices: settings.prices });
 }
 
+/** The inputs' rules, the trusted settings' rules, and the mode's own tools (ReviewComment for a review). */
+function runRules(settings: ActionSettings, trusted: TrustedSettings, mode: Mode): RuleLists {
+  const inputs = {
+    allow: { source: 'allowed-tools', rules: settings.allowedTools },
+    deny: { source: 'disallowed-tools', rules: settings.disallowedTools },
+  };
+  const lists = ruleLists(inputs, trusted);
+  return mode.allow ? { ...lists, allow: [...(lists.allow ?? []), { source: `${mode.name} mode`, rules: mode.allow }] } : lists;
+}
+
 /** The loop in the workspace, its transcript in RUNNER_TEMP (never in the workspace, where it would be committed). */
 export async function executeTask(
   x: ExecuteInput,
@@ -45,20 +56,14 @@ export async function executeTask(
     env: x.env,
     ...(runner.RUNNER_TEMP ? { runnerTemp: runner.RUNNER_TEMP } : {}),
     messages: [textMessage('user', run.prompt)],
-    mode: 'action',
+    mode: run.mode.name === 'review' ? 'review' : 'action',
     appendSystemPrompt: settings.appendSystemPrompt,
     transcript,
     signal: x.signal,
     startedAt: x.startedAt,
     wrap: Promise.resolve(run.sandbox.wrap),
     tools: (base) => run.mode.tools(base),
-    rules: ruleLists(
-      {
-        allow: { source: 'allowed-tools', rules: settings.allowedTools },
-        deny: { source: 'disallowed-tools', rules: settings.disallowedTools },
-      },
-      run.trusted,
-    ),
+    rules: runRules(settings, run.trusted, run.mode),
     hooks: run.trusted.hooks,
     events: run.events,
   });

@@ -8,7 +8,9 @@ import type { EarlyContext } from './early-context.js';
 import { anthropicModel, executeTask } from './execute.js';
 import type { ActionIo, ActionOutcome } from './io.js';
 import { load } from './lazy.js';
+import { REVIEW_TRACKING_MARKER } from '../github/marker.js';
 import { implementMode } from './modes/implement.js';
+import { reviewMode } from './modes/review.js';
 import type { Mode, Work } from './modes/mode.js';
 import { openGit, planNewBranch, planPull } from './plan.js';
 import { failedReport, finalReport, publish } from './report.js';
@@ -66,16 +68,14 @@ export class Job {
       runUrl: this.link,
       startedAt,
       ...(early.comments ? { comments: early.comments } : {}),
+      // In mode review one comment per pull request follows every push; otherwise one per run.
+      ...(j.settings.mode === 'review' && trigger.mode === 'review' ? { marker: REVIEW_TRACKING_MARKER } : {}),
     });
-    this.mode = implementMode({
-      ...where,
-      settings: j.settings,
-      trigger,
-      serverUrl: runner.GITHUB_SERVER_URL,
-      requestUrl: requestUrl(j, this.link),
-      io,
-      redactor,
-    });
+    const modeInput = { ...where, settings: j.settings, trigger, io, redactor };
+    this.mode =
+      trigger.mode === 'review'
+        ? reviewMode({ ...modeInput, workspace: runner.GITHUB_WORKSPACE })
+        : implementMode({ ...modeInput, serverUrl: runner.GITHUB_SERVER_URL, requestUrl: requestUrl(j, this.link) });
   }
 
   async run(): Promise<ActionOutcome> {
@@ -105,6 +105,7 @@ export class Job {
       const work: Work = { git: await git, plan: await (checkout ?? this.planFor(context, await git)) };
       const sandbox = await preparing;
       // 5. The loop.
+      await this.mode.prepare?.(context, work);
       const prompt = redactor.redact(this.mode.prompt(context, work.plan));
       const run = { prompt, model: await model, sandbox, mode: this.mode, events: this.tracking.events(), trusted: await trusted };
       const { result, transcript } = await executeTask(this.j, run);

@@ -18,7 +18,9 @@ type OutputName =
   | 'output-tokens'
   | 'cache-read-tokens'
   | 'cost-usd'
-  | 'transcript';
+  | 'transcript'
+  | 'review-url'
+  | 'review-comments';
 export type Outputs = Partial<Record<OutputName, string>>;
 
 /** Sets the step's outputs, each redacted: outputs are visible to every later step. */
@@ -50,6 +52,7 @@ export function finalReport(
     ...(delivery.branch ? { branch: delivery.branch } : {}),
     ...(o.notes.length > 0 ? { note: o.notes.join(' ') } : {}),
     ...(o.refused && o.refused.count > 0 ? { refused: o.refused } : {}),
+    ...(delivery.review ? { review: delivery.review } : {}),
   };
 }
 
@@ -99,5 +102,7 @@ export async function publish(
     'cache-read-tokens': String(result.usage.cache_read_input_tokens),
     'cost-usd': result.costUsd.toFixed(6),
     transcript: p.transcript,
+    'review-url': delivery.review?.url ?? '',
+    'review-comments': delivery.review ? String(delivery.review.comments) : '',
   });
 }

@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { createGitHub, type GitHub } from '../github/client.js';
 import { parseEvent, type GitHubEvent } from '../github/event.js';
-import { authorize } from '../github/permissions.js';
-import { findTrigger } from '../github/trigger.js';
+import { authorize, type Authorization } from '../github/permissions.js';
+import { findRunTrigger } from '../github/review-trigger.js';
+import type { Trigger } from '../github/trigger.js';
 import type { Model } from '../core/model.js';
 import { Redactor } from '../report/redact.js';
 import { EarlyContext } from './early-context.js';
@@ -11,7 +12,7 @@ import { Job } from './job.js';
 import { setOutputs } from './report.js';
 import { readRunnerEnv, type RunnerEnv } from './runner.js';
 import type { PrepareSandbox } from './sandbox.js';
-import { readSettings } from './settings.js';
+import { readSettings, type ActionSettings } from './settings.js';
 
 export type { ActionIo, ActionOutcome } from './io.js';
 
@@ -24,6 +25,21 @@ export interface ActionDeps {
   github?: (token: string, baseUrl: string) => GitHub;
   /** Defaults to bubblewrap as the settings ask; tests may hand another. */
   prepareSandbox?: PrepareSandbox;
+}
+
+/**
+ * A review a pull request event asked for in mode review needs no permission (most fork authors
+ * are not collaborators, and a review is read-only: its worst case is its cost, which the limits
+ * cap) unless review-authors is writers. Everything else needs a writer.
+ */
+function whoMay(gh: GitHub, repo: { owner: string; name: string }, trigger: Trigger, settings: ActionSettings): Promise<Authorization> {
+  if (trigger.source === 'pull-request' && settings.reviewAuthors === 'all') {
+    return Promise.resolve({
+      allowed: true,
+      reason: `a review of pull request #${trigger.target.type === 'pull' ? trigger.target.number : 0}, which anyone may open`,
+    });
+  }
+  return authorize(gh, repo, trigger.requester, settings.allowedBots);
 }
 
 function readEvent(r: RunnerEnv): GitHubEvent {
@@ -44,7 +60,7 @@ export async function runAction(deps: ActionDeps): Promise<ActionOutcome> {
   for (const secret of [apiKey, settings.githubToken]) if (secret) io.setSecret(secret);
   const runner = readRunnerEnv(env);
   const event = readEvent(runner);
-  const decision = findTrigger(event, settings);
+  const decision = findRunTrigger(event, settings);
   if (!decision.run) {
     io.info(`agent-action: ${decision.reason}; nothing to do`);
     setOutputs(io, redactor, { conclusion: 'skipped', result: decision.reason });
@@ -57,7 +73,7 @@ export async function runAction(deps: ActionDeps): Promise<ActionOutcome> {
     runner.GITHUB_API_URL,
   );
   const early = new EarlyContext(gh, event, trigger, owner, name);
-  const auth = await authorize(gh, { owner, name }, trigger.requester, settings.allowedBots);
+  const auth = await whoMay(gh, { owner, name }, trigger, settings);
   if (!auth.allowed) {
     io.info(`agent-action: not running: ${auth.reason}`);
     setOutputs(io, redactor, { conclusion: 'unauthorized', result: auth.reason });

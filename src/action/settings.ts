@@ -45,6 +45,17 @@ export const ActionSettingsSchema = LoopSettingsSchema.extend({
   sandbox: z.enum(['auto', 'strict', 'off']).default('auto'),
   /** Network inside the sandbox: on (installs work) or off. */
   network: z.enum(['on', 'off']).default('on'),
+  /** `auto`: `/agent review` on a pull request reviews it; `review`: pull request events are reviewed too. */
+  mode: z.enum(['auto', 'review']).default('auto'),
+  /** Review draft pull requests in mode review. */
+  reviewDrafts: z
+    .enum(['true', 'false'])
+    .transform((v) => v === 'true')
+    .default(false),
+  /** The review's event: `comment` always, or `auto` (REQUEST_CHANGES when a blocking comment was made). */
+  reviewEvent: z.enum(['comment', 'auto']).default('comment'),
+  /** Whose pull requests mode review reviews unasked: `all` (forks included) or `writers`. */
+  reviewAuthors: z.enum(['all', 'writers']).default('all'),
   /** Claude Code settings (permissions, hooks) as JSON or a workspace path, on top of the repository's. */
   settings: z.string().trim().default(''),
 });
@@ -66,6 +77,10 @@ export const INPUT_NAMES: Readonly<Record<string, string>> = {
   allowedTools: 'allowed-tools',
   disallowedTools: 'disallowed-tools',
   settings: 'settings',
+  mode: 'mode',
+  reviewDrafts: 'review-drafts',
+  reviewEvent: 'review-event',
+  reviewAuthors: 'review-authors',
   githubToken: 'github-token',
   branchPrefix: 'branch-prefix',
   pullRequest: 'pull-request',

@@ -23,6 +23,8 @@ export interface TrackingInput {
   startedAt: number;
   /** The thread's comments, already being listed: a re-run finds its comment among them. */
   comments?: Promise<IssueComment[]>;
+  /** The hidden marker that finds the comment again; by default one per workflow run. */
+  marker?: string;
 }
 
 /** The tracking comment of one run and the 👀 reaction: created early, edited as the run goes. */
@@ -39,7 +41,7 @@ export class Tracking {
   readonly refused: { count: number; first: { tool: string; reason: string }[] } = { count: 0, first: [] };
 
   constructor(private readonly t: TrackingInput) {
-    this.marker = runMarker(t.runId);
+    this.marker = t.marker ?? runMarker(t.runId);
   }
 
   /** The comment's address once it exists, else ''. */

@@ -2,16 +2,9 @@ import { copyFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { simpleGit, type SimpleGit, type SimpleGitOptions } from 'simple-git';
+import type { Identity } from './names.js';
 
-export interface Identity {
-  name: string;
-  email: string;
-}
-
-export const BOT_IDENTITY: Identity = {
-  name: 'github-actions[bot]',
-  email: '41898282+github-actions[bot]@users.noreply.github.com',
-};
+export { BOT_IDENTITY, slugify, type Identity } from './names.js';
 
 export interface CommitOptions {
   author?: Identity;
@@ -163,6 +156,24 @@ export class Repo {
     await this.raw(['checkout', '--quiet', '--detach', ref, '--']);
   }
 
+  /** Whether sha is HEAD or an ancestor of it; false also when sha is not here (a force-push dropped it). */
+  async isAncestor(sha: string): Promise<boolean> {
+    if (!/^[0-9a-f]{7,64}$/i.test(sha)) return false;
+    try {
+      await this.raw(['merge-base', '--is-ancestor', sha, 'HEAD']);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** The committed changes from sha to HEAD, cut at a line to maxChars. */
+  async diffSince(sha: string, maxChars: number): Promise<string> {
+    if (!/^[0-9a-f]{7,64}$/i.test(sha)) throw new Error(`Refusing an invalid commit id: ${sha}`);
+    const text = await this.raw(['diff', '--no-color', '--no-ext-diff', '--no-textconv', `${sha}..HEAD`, '--']);
+    return cutAtLine(text, maxChars);
+  }
+
   async remoteUrl(): Promise<string> {
     return (await this.raw(['remote', 'get-url', 'origin'])).trim();
   }
@@ -282,18 +293,4 @@ export class Repo {
   async workflowChanges(): Promise<string[]> {
     return (await this.changedFiles()).filter((path) => path.startsWith(WORKFLOWS_DIR));
   }
-}
-
-/** 'Fix the failing test!' -> 'fix-the-failing-test'; cut at a word boundary when it can be. */
-export function slugify(text: string, max = 40): string {
-  const slug = text
-    .normalize('NFKD')
-    .replace(/\p{M}+/gu, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '');
-  if (slug.length <= max) return slug;
-  const head = slug.slice(0, max + 1);
-  const boundary = head.lastIndexOf('-');
-  return (boundary >= max / 2 ? head.slice(0, boundary) : slug.slice(0, max)).replace(/-+$/, '');
 }

@@ -86,6 +86,6 @@ export type GitHubEvent =
   | { kind: 'issues'; action: string; repo: RepoRef; sender: Actor; issue: IssueRef; label?: string; assignee?: string }
   | { kind: 'pull_request_review_comment'; action: string; repo: RepoRef; sender: Actor; pull: PullRef; comment: ReviewCommentRef }
   | { kind: 'pull_request_review'; action: string; repo: RepoRef; sender: Actor; pull: PullRef; review: ReviewRef }
-  | { kind: 'pull_request'; action: string; repo: RepoRef; sender: Actor; pull: PullRef }
+  | { kind: 'pull_request'; name: 'pull_request' | 'pull_request_target'; action: string; repo: RepoRef; sender: Actor; pull: PullRef }
   | { kind: 'automation'; name: AutomationEventName; repo: RepoRef | null; sender: Actor | null }
   | { kind: 'other'; name: string; repo: RepoRef | null; sender: Actor | null };

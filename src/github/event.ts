@@ -62,9 +62,11 @@ function parseKnown(name: string, payload: unknown): GitHubEvent | null {
       const p = ReviewPayload.safeParse(payload);
       return p.success ? { kind: name, ...common(p.data), pull: p.data.pull_request, review: p.data.review } : null;
     }
-    case 'pull_request': {
+    case 'pull_request':
+    case 'pull_request_target': {
+      // Same payload; pull_request_target runs the base branch's workflow with the repository's secrets.
       const p = PullRequestPayload.safeParse(payload);
-      return p.success ? { kind: name, ...common(p.data), pull: p.data.pull_request } : null;
+      return p.success ? { kind: 'pull_request', name, ...common(p.data), pull: p.data.pull_request } : null;
     }
     default:
       return isAutomation(name) ? { kind: 'automation', name, ...repoAndSender(payload) } : null;

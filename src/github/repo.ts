@@ -1,4 +1,4 @@
-import type { GitHub } from './client.js';
+import { statusOf, type GitHub } from './client.js';
 import type { GitHubEvent, RepoRef } from './event-types.js';
 
 /**
@@ -15,4 +15,21 @@ export async function repoRef(gh: GitHub, event: GitHubEvent, owner: string, nam
   if (event.repo) return event.repo;
   const { data } = await gh.rest.repos.get({ owner, repo: name });
   return { owner, name, fullName: data.full_name, defaultBranch: data.default_branch, private: data.private };
+}
+
+/** A text file of the repository at ref through the contents API; null when there is none (or it is not a file). */
+export async function readRepoFile(gh: GitHub, where: { owner: string; repo: string }, path: string, ref: string): Promise<string | null> {
+  try {
+    const { data } = await gh.rest.repos.getContent({ ...where, path, ref });
+    if (Array.isArray(data) || data.type !== 'file' || !('content' in data) || data.encoding !== 'base64') return null;
+    return Buffer.from(data.content, 'base64').toString('utf8');
+  } catch (error) {
+    if (statusOf(error) === 404) return null;
+    throw error;
+  }
+}
+
+/** Every file of a pull request with its patch, as `GET /pulls/{n}/files` lists them (3,000 at most). */
+export function listPullFiles(gh: GitHub, where: { owner: string; repo: string }, pullNumber: number) {
+  return gh.paginate(gh.rest.pulls.listFiles, { ...where, pull_number: pullNumber, per_page: 100 });
 }

@@ -17,7 +17,9 @@ export interface TriggerSettings {
 export type Target = { type: 'issue'; number: number } | { type: 'pull'; number: number } | { type: 'repo' };
 
 export interface Trigger {
-  source: 'comment' | 'review-comment' | 'review' | 'issue-body' | 'label' | 'assignee' | 'prompt';
+  source: 'comment' | 'review-comment' | 'review' | 'issue-body' | 'label' | 'assignee' | 'prompt' | 'pull-request';
+  /** What the run does: change the code, or review a pull request (no commit, no push). */
+  mode?: 'review';
   /**
    * What was asked: the text after the phrase (the whole text when the phrase is mid-text; '' for
    * a bare phrase), the prompt input, or the issue's title and body for a label or assignee.

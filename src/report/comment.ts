@@ -37,6 +37,8 @@ export interface FinalReport {
   pushed: boolean;
   /** e.g. 'fork PR: not pushed, apply the diff below', 'nothing changed', 'workflow files not pushed' */
   note?: string;
+  /** The pull request review a review run posted. */
+  review?: { url: string; comments: number; folded: number; bySeverity: Record<string, number> };
   /** Calls the rules or hooks refused: how many, and the first few with the reason given. */
   refused?: { count: number; first: { tool: string; reason: string }[] };
 }
@@ -146,8 +148,18 @@ function statusLine(r: FinalReport): string {
   return `**⚠️ Stopped (${inline(r.conclusion, 40)}):** ${inline(reason)}`;
 }
 
+function reviewLink(review: NonNullable<FinalReport['review']>): string {
+  const counts = Object.entries(review.bySeverity)
+    .filter(([, n]) => n > 0)
+    .map(([severity, n]) => `${n} ${severity}`)
+    .join(', ');
+  const folded = review.folded > 0 ? `, ${review.folded} in its body (GitHub refused them inline)` : '';
+  return `[Review](${review.url}): ${plural(review.comments, 'inline comment')}${counts ? ` (${counts})` : ''}${folded}`;
+}
+
 function linksLine(r: FinalReport): string | null {
   const links: string[] = [];
+  if (r.review) links.push(reviewLink(r.review));
   if (r.commit) links.push(`Commit [\`${r.commit.sha.slice(0, 7)}\`](${r.commit.url})`);
   if (r.branch) links.push(`Branch \`${inline(r.branch, 200)}\`${r.pushed ? '' : ' (not pushed)'}`);
   if (r.pr) links.push(`Pull request [#${r.pr.number}](${r.pr.url})`);

@@ -1,7 +1,17 @@
 /** The simulator's state rendered as GitHub's REST JSON objects, key order included. */
 import type { JsonObject } from './reply.js';
 import { fakeSha, SEED_TIME, stableInt, type SimState } from './state.js';
-import type { SimCheckRun, SimComment, SimIssue, SimPull, SimPullFile, SimReaction, SimReviewComment, SimUser } from './types.js';
+import type {
+  SimCheckRun,
+  SimComment,
+  SimIssue,
+  SimPull,
+  SimPullFile,
+  SimReaction,
+  SimReview,
+  SimReviewComment,
+  SimUser,
+} from './types.js';
 
 export function userJson(s: SimState, u: SimUser): JsonObject {
   const type = u.type ?? (u.login.endsWith('[bot]') ? 'Bot' : 'User');
@@ -194,15 +204,16 @@ export function fileJson(s: SimState, pull: SimPull, f: SimPullFile): JsonObject
 }
 
 export function reviewCommentJson(s: SimState, issue: SimIssue, pull: SimPull, c: SimReviewComment): JsonObject {
+  const commit = c.commit_id ?? pull.headSha;
   return {
     url: `${s.apiRepo()}/pulls/comments/${c.id}`,
-    pull_request_review_id: stableInt(`review:${c.id}`),
+    pull_request_review_id: c.pull_request_review_id ?? stableInt(`review:${c.id}`),
     id: c.id,
     node_id: Buffer.from(`024:PullRequestReviewComment${c.id}`).toString('base64'),
     diff_hunk: c.diff_hunk,
     path: c.path,
-    commit_id: pull.headSha,
-    original_commit_id: pull.headSha,
+    commit_id: commit,
+    original_commit_id: commit,
     user: userJson(s, c.user),
     body: c.body,
     created_at: c.created_at,
@@ -210,14 +221,33 @@ export function reviewCommentJson(s: SimState, issue: SimIssue, pull: SimPull, c
     html_url: `${s.repoHtml}/pull/${issue.number}#discussion_r${c.id}`,
     pull_request_url: `${s.apiRepo()}/pulls/${issue.number}`,
     author_association: s.association(c.user),
-    start_line: null,
-    original_start_line: null,
-    start_side: null,
+    start_line: c.start_line ?? null,
+    original_start_line: c.start_line ?? null,
+    start_side: c.start_side ?? null,
     line: c.line,
-    original_line: c.line,
-    side: 'RIGHT',
+    original_line: c.original_line ?? c.line,
+    side: c.side ?? 'RIGHT',
     subject_type: 'line',
     ...(c.in_reply_to_id !== undefined ? { in_reply_to_id: c.in_reply_to_id } : {}),
+  };
+}
+
+export function reviewJson(s: SimState, issue: SimIssue, r: SimReview): JsonObject {
+  const html = `${s.repoHtml}/pull/${issue.number}#pullrequestreview-${r.id}`;
+  const pullUrl = `${s.apiRepo()}/pulls/${issue.number}`;
+  return {
+    id: r.id,
+    node_id: Buffer.from(`017:PullRequestReview${r.id}`).toString('base64'),
+    user: userJson(s, r.user),
+    body: r.body,
+    state: r.state,
+    html_url: html,
+    pull_request_url: pullUrl,
+    author_association: s.association(r.user),
+    _links: { html: { href: html }, pull_request: { href: pullUrl } },
+    // A pending review has not been submitted, and GitHub leaves the field out rather than sending null.
+    ...(r.submitted_at !== undefined ? { submitted_at: r.submitted_at } : {}),
+    commit_id: r.commit_id,
   };
 }
 

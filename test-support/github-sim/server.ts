@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { errorBody, errorReply, STATUS_MESSAGES, type Reply } from './reply.js';
+import { requestSchemaErrors } from './openapi.js';
 import { logDownload, route } from './routes/index.js';
 import { SimState } from './state.js';
 import type { GitHubSim, GitHubSimOptions, SimFault } from './types.js';
@@ -104,8 +105,20 @@ function send(s: SimState, res: ServerResponse, reply: Reply): void {
   res.end(payload);
 }
 
+/** Reads do not carry bodies, and text that is not JSON is already answered with a 400. */
+async function checkSchema(s: SimState, p: ParsedRequest): Promise<void> {
+  if (p.method === 'GET' || p.method === 'HEAD' || p.badJson) return;
+  try {
+    s.schemaErrors.push(...(await requestSchemaErrors(p.method, p.pathname, p.body)));
+  } catch (err) {
+    // A checker that cannot run must not look like a clean run to a test asserting the list is empty.
+    s.schemaErrors.push(`schema check unavailable: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
+
 async function handle(s: SimState, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const p = await parseRequest(req);
+  await checkSchema(s, p);
   const reply = answer(s, req, p);
   s.requests.push({ method: p.method, path: p.pathname, query: p.query, body: p.body, status: reply.status, at: p.at });
   send(s, res, reply);
@@ -133,6 +146,7 @@ export async function startGitHubSim(opts: GitHubSimOptions): Promise<GitHubSim>
     issues: s.issues,
     pullsCreated: s.pullsCreated,
     reactions: s.reactions,
+    schemaErrors: s.schemaErrors,
     fail(fault: SimFault): void {
       s.faults.push({ ...fault, remaining: fault.times ?? 1 });
     },

@@ -59,7 +59,10 @@ export class SimState {
   readonly reactions: SimReaction[] = [];
   readonly reactionMeta = new Map<SimReaction, ReactionMeta>();
   readonly faults: ActiveFault[] = [];
+  readonly schemaErrors: string[] = [];
   nextCommentId: number;
+  // GitHub's review ids are far larger than its comment ids; starting high keeps the two apart in tests.
+  nextReviewId: number;
   nextReactionId = 5000;
   requestCounter = 0;
   rateRemaining = 5000;
@@ -83,10 +86,13 @@ export class SimState {
     this.files = opts.files ?? {};
     this.checkRuns = opts.checkRuns ?? [];
     let maxCommentId = 0;
+    let maxReviewId = 100_000_000;
     for (const issue of this.issues.values()) {
       for (const c of issue.comments) maxCommentId = Math.max(maxCommentId, c.id);
       for (const c of issue.pull?.reviewComments ?? []) maxCommentId = Math.max(maxCommentId, c.id);
+      for (const r of issue.pull?.reviews ?? []) maxReviewId = Math.max(maxReviewId, r.id);
     }
+    this.nextReviewId = maxReviewId + 1;
     // Comment ids (issue and review comments alike) are unique and increasing, as GitHub's are.
     this.nextCommentId = Math.max(maxCommentId + 1, 1000);
   }

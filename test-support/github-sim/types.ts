@@ -31,6 +31,26 @@ export interface SimReviewComment {
   in_reply_to_id?: number;
   created_at: string;
   updated_at: string;
+  /** The fields below are set for comments made through a review; seeded comments may leave them out. Default `RIGHT`. */
+  side?: 'LEFT' | 'RIGHT';
+  start_line?: number | null;
+  start_side?: 'LEFT' | 'RIGHT' | null;
+  /** Default: `line`. */
+  original_line?: number | null;
+  /** Default: the pull request's head. */
+  commit_id?: string;
+  /** Default: a stable fake id derived from the comment's id. */
+  pull_request_review_id?: number;
+}
+
+export interface SimReview {
+  id: number;
+  user: SimUser;
+  body: string;
+  state: 'PENDING' | 'COMMENTED' | 'CHANGES_REQUESTED' | 'APPROVED';
+  commit_id: string;
+  /** Absent while the review is pending, as on GitHub. */
+  submitted_at?: string;
 }
 
 export interface SimPullFile {
@@ -54,6 +74,8 @@ export interface SimPull {
   /** Default: assembled from the files' patches. */
   diff?: string;
   reviewComments?: SimReviewComment[];
+  /** Reviews in the order they were made; their inline comments are in `reviewComments`. */
+  reviews?: SimReview[];
 }
 
 export interface SimIssue {
@@ -154,6 +176,12 @@ export interface GitHubSim {
   issues: Map<number, SimIssue>;
   pullsCreated: SimCreatedPull[];
   reactions: SimReaction[];
+  /**
+   * Every way a request body broke GitHub's OpenAPI description of its operation, one line each
+   * (`POST /repos/{owner}/{repo}/pulls/{pull_number}/reviews: /comments/0/line must be integer`).
+   * Recorded only: the request is answered as usual, so tests assert this stays empty.
+   */
+  schemaErrors: string[];
   fail(fault: SimFault): void;
   close(): Promise<void>;
 }

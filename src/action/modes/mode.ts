@@ -13,6 +13,10 @@ export interface Work {
 /** What kind of run this is: which tools it gets, what it is asked, where its result goes. */
 export interface Mode {
   readonly name: string;
+  /** Tool rules the mode adds to the allow list (its own tools). */
+  readonly allow?: readonly string[];
+  /** Reads what the prompt and tools need once the checkout is there. */
+  prepare?(context: TaskContext, work: Work): Promise<void>;
   /** The run's tools, from the configured ones. */
   tools(base: ToolSet): ToolSet;
   /** The first user message. */

@@ -6,11 +6,12 @@ import { issueRoutes } from './issues.js';
 import { pullRoutes } from './pulls.js';
 import { reactionRoutes } from './reactions.js';
 import { repoRoutes } from './repos.js';
+import { reviewRoutes } from './reviews.js';
 
 export { logDownload } from './checks.js';
 
 // The patterns are anchored and disjoint, so the order of the groups does not decide any match.
-const routes: Route[] = [...repoRoutes, ...issueRoutes, ...reactionRoutes, ...pullRoutes, ...checkRoutes];
+const routes: Route[] = [...repoRoutes, ...issueRoutes, ...reactionRoutes, ...pullRoutes, ...reviewRoutes, ...checkRoutes];
 
 export function route(s: SimState, ctx: Ctx, pathname: string): Reply {
   if (!/^\/repos\//.test(pathname)) return notFound();

@@ -1,0 +1,21 @@
+import type { ToolSet } from '../../core/tools.js';
+
+/** What a review may use besides ReviewComment: reading and searching, its checklist, subagents, skills. */
+const REVIEW_TOOLS = ['Read', 'Glob', 'Grep', 'TodoWrite', 'Task', 'Skill'];
+
+/**
+ * The configured tools a review keeps: read-only ones, and Bash only for a pull request from this
+ * repository (a fork's code is never run with the repository's secrets at hand). Write and Edit are
+ * never offered; a call to a tool left out is refused without running.
+ */
+export function reviewTools(base: ToolSet, o: { bash: boolean }): ToolSet {
+  const kept = (name: string) => REVIEW_TOOLS.includes(name) || (o.bash && name === 'Bash');
+  return {
+    specs: () => base.specs().filter((s) => kept(s.name)),
+    isReadOnly: (name) => base.isReadOnly(name),
+    execute: (call, signal) =>
+      kept(call.name)
+        ? base.execute(call, signal)
+        : Promise.resolve({ isError: true, content: `${call.name} is not available in a review: nothing is changed, only commented on.` }),
+  };
+}
