@@ -5,6 +5,7 @@
 import { commentPayload } from '../test-support/action-payloads.js';
 import { makeWorld, OWNER, REPO } from '../test-support/action-world.js';
 import type { ScriptedReply } from '../test-support/anthropic-server.js';
+import { reviewDemo } from './review.js';
 
 const tool = (name: string, input: unknown, say?: string): ScriptedReply => ({
   content: [...(say ? [{ type: 'text' as const, text: say }] : []), { type: 'tool_use' as const, name, input }],
@@ -88,3 +89,4 @@ try {
 } finally {
   await world.close();
 }
+await reviewDemo();
