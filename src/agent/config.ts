@@ -4,6 +4,7 @@ import type { ToolCall, ToolOutcome, ToolSet } from '../core/tools.js';
 import type { Usage } from '../core/usage.js';
 import type { Conclusion, Limits, Stop, StopCondition } from './limits.js';
 import type { Sleep } from './timing.js';
+import type { UsageMeter } from './meter.js';
 import type { TranscriptWriter } from './transcript.js';
 
 /** Progress as it happens, for the CLI's stderr and the action's tracking comment. */
@@ -38,9 +39,11 @@ export interface LoopConfig {
   streamRetries: number;
   /** Prompt size in tokens past which older tool output is cleared. */
   compactAtTokens: number;
-  transcript?: TranscriptWriter;
+  transcript?: Pick<TranscriptWriter, 'path' | 'write'>;
   events?: LoopEvents;
   hooks?: LoopHooks;
+  /** Totals to add to; a subagent gets its parent's, so the limits hold for both together. */
+  meter?: UsageMeter;
   /** Checked with the limits before every model call (a hook that asked to end the run, say). */
   stops?: StopCondition[];
   clock?: () => number;

@@ -1,4 +1,5 @@
 import { ModelError, type ModelTurn } from '../core/model.js';
+import { promptTokens } from '../core/usage.js';
 import { blocksOf, textOf, type Block, type Message, type ToolUseBlock } from '../core/messages.js';
 import { compact, compactionReports, noSummary } from './compaction.js';
 import type { LoopConfig, LoopResult } from './config.js';
@@ -21,11 +22,13 @@ export async function runLoop(config: LoopConfig, initial: readonly Message[]): 
 
 class Loop {
   private readonly messages: Message[];
-  private readonly meter = new UsageMeter();
+  /** Shared with subagents, so their calls count toward the same step and cost limits. */
+  private readonly meter: UsageMeter;
+  /** Prompt size of this loop's newest call: how full its own context window is. */
+  private window = 0;
   private readonly streak = new FailureStreak();
   private readonly conditions: StopCondition[];
   private readonly clock: () => number;
-  private steps = 0;
   private latestText = '';
   /** How many times an end hook sent the model on. */
   private held = 0;
@@ -35,6 +38,7 @@ class Loop {
     initial: readonly Message[],
   ) {
     this.messages = [...initial];
+    this.meter = config.meter ?? new UsageMeter();
     this.clock = config.clock ?? Date.now;
     this.conditions = [...stopConditions(config.limits), ...(config.stops ?? [])];
   }
@@ -54,7 +58,7 @@ class Loop {
     for (;;) {
       const stop = this.check(signal);
       if (stop) return this.finish(stop);
-      if (this.meter.lastPromptTokens > this.config.compactAtTokens) await this.compact(signal);
+      if (this.window > this.config.compactAtTokens) await this.compact(signal);
       let turn: ModelTurn;
       try {
         turn = await this.call(this.messages, signal, true);
@@ -72,14 +76,7 @@ class Loop {
   }
 
   private check(signal: AbortSignal): Stop | null {
-    const { steps, meter } = this;
-    const state = {
-      steps,
-      costUsd: meter.costUsd,
-      lastCallCostUsd: meter.lastCallCostUsd,
-      now: this.clock(),
-      aborted: this.config.signal.aborted,
-    };
+    const state = this.meter.limitState(this.clock(), this.config.signal.aborted);
     // The deadline timer may fire a hair before the clock agrees.
     return firstStop(this.conditions, state) ?? (signal.aborted ? TIMEOUT : null);
   }
@@ -95,9 +92,11 @@ class Loop {
       if (error instanceof ModelError && error.billed) this.meter.add(error.billed.usage, error.billed.costUsd);
       throw error;
     }
-    this.steps++;
-    this.meter.add(turn.usage, turn.costUsd);
-    const { steps: step, meter } = this;
+    const { meter } = this;
+    meter.steps++;
+    meter.add(turn.usage, turn.costUsd);
+    this.window = promptTokens(turn.usage) || this.window;
+    const step = meter.steps;
     events?.onStep?.({ step, usage: turn.usage, costUsd: turn.costUsd, totalCostUsd: meter.costUsd, stopReason: turn.stopReason });
     const record = { step, usage: turn.usage, cost_usd: turn.costUsd, total_cost_usd: meter.costUsd, stop_reason: turn.stopReason };
     transcript?.write({ type: 'meta', event: 'usage', time: now(), ...record });
@@ -123,7 +122,7 @@ class Loop {
     const summarise = (request: Message[]) => this.call(request, signal, false).then((t) => textOf(t.content), noSummary);
     const made = await compact(this.messages, { summarise, ...compactionReports(this.config) });
     // The next call re-sends a changed prefix; until it answers, the old size is stale.
-    if (made > 0) this.meter.lastPromptTokens = 0;
+    if (made > 0) this.window = 0;
     return made;
   }
 
@@ -174,7 +173,7 @@ class Loop {
 
   private append(message: Message): void {
     this.messages.push(message);
-    this.config.transcript?.write(messageRecord(message, this.steps));
+    this.config.transcript?.write(messageRecord(message, this.meter.steps));
   }
 
   /** A user turn; when the model's whole reply was dropped, the note joins the previous user turn. */
@@ -186,8 +185,8 @@ class Loop {
   }
 
   private finish(stop: Stop, result?: string): LoopResult {
-    const { meter, steps } = this;
-    const { total: usage, costUsd, lastPromptTokens } = meter;
+    const { total: usage, costUsd, steps } = this.meter;
+    const lastPromptTokens = this.window;
     this.config.transcript?.write({ type: 'meta', event: 'conclusion', time: now(), ...stop, steps, usage, cost_usd: costUsd });
     return { ...stop, result: result ?? this.latestText, steps, usage, costUsd, lastPromptTokens, messages: this.messages };
   }

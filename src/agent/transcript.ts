@@ -3,12 +3,13 @@ import { dirname } from 'node:path';
 import type { Message } from '../core/messages.js';
 import { repairHistory } from './history.js';
 
-/** One line of the transcript: every message sent, in order, plus meta records. */
-export type TranscriptRecord =
+/** One line of the transcript: every message sent, in order, plus meta records; a subagent's carry `agent`. */
+export type TranscriptRecord = (
   | { type: 'user'; message: Message; time: string }
   | { type: 'assistant'; message: Message; time: string; step: number; stop_reason: string | null }
   | { type: 'system'; system: string; tools: string[]; model: string; time: string }
-  | ({ type: 'meta'; event: string; time: string } & Record<string, unknown>);
+  | ({ type: 'meta'; event: string; time: string } & Record<string, unknown>)
+) & { agent?: string };
 
 /** Appends records as the run goes, so a crash or a kill loses at most the call under way. */
 export class TranscriptWriter {
@@ -45,6 +46,7 @@ export function readTranscript(path: string): { messages: Message[]; records: Tr
       if (n < lines.length - 2) throw new Error(`${path}:${n + 1}: not a JSON transcript record`);
     }
   }
-  const raw = records.flatMap((r) => (r.type === 'user' || r.type === 'assistant' ? [r.message] : []));
+  // A subagent's messages were its own conversation, not the run's.
+  const raw = records.flatMap((r) => ((r.type === 'user' || r.type === 'assistant') && r.agent === undefined ? [r.message] : []));
   return { messages: repairHistory(raw), records };
 }
