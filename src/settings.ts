@@ -68,7 +68,11 @@ export const LoopSettingsSchema = z.object({
   /** Wall-clock limit of the loop in minutes. */
   timeoutMinutes: z.coerce.number().positive().default(30),
   /** Tools offered to the model. */
-  allowedTools: ToolRulesSchema.pipe(z.array(z.string()).min(1, 'name at least one tool')).default([...BUILTIN_TOOL_NAMES]),
+  allowedTools: ToolRulesSchema.pipe(z.array(z.string()).min(1, 'name at least one tool')).default([
+    ...BUILTIN_TOOL_NAMES,
+    'Task',
+    'Skill',
+  ]),
   /** Tool rules that refuse calls; they win over every allow rule. */
   disallowedTools: ToolRulesSchema.default([]),
   /** max_tokens of each model call. */

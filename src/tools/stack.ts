@@ -2,6 +2,7 @@ import type { Todo } from '../core/todo.js';
 import type { ToolCall, ToolSet } from '../core/tools.js';
 import { BUILTIN_TOOL_NAMES, specsFor } from './catalog.js';
 import { lazyToolSet, type LazyToolSet } from './lazy.js';
+import { mergeToolSets } from './merge.js';
 import { offered } from './permissions/decide.js';
 import type { Rules } from './permissions/rules.js';
 import { withPermissions } from './permissions/with-permissions.js';
@@ -19,8 +20,12 @@ export interface StackOptions {
   wrap?: Promise<(argv: string[]) => string[]> | undefined;
   /** Waited for before the first tool runs: the work tree's baseline, so no change is missed. */
   ready: () => Promise<unknown>;
+  /** More tools beside the built-in ones: MCP servers', the Skill tool. */
+  extra?: readonly ToolSet[] | undefined;
   /** A mode's choice of tools, inside the rules. */
   shape?: ((set: ToolSet) => ToolSet) | undefined;
+  /** Adds the Task tool over what the mode kept, inside the rules (which name subagents as `Task(type)`). */
+  subagents?: ((set: ToolSet) => ToolSet) | undefined;
   /** The hooks around each call: inside the rules (a refused call runs no hook) and checked again by them. */
   hooks?: ((set: ToolSet) => ToolSet) | undefined;
   onTodos?: ((todos: Todo[]) => void) | undefined;
@@ -40,7 +45,9 @@ export function toolStack(o: StackOptions): { tools: ToolSet; lazy: LazyToolSet;
     const context = { workspace: o.workspace, env: o.env, outputLimit: o.outputLimit, ...(o.onTodos ? { onTodos: o.onTodos } : {}) };
     return definitionToolSet(selectTools(names, wrap ? { wrap } : {}), context);
   });
-  const shaped = o.shape ? o.shape(lazy) : lazy;
+  const all = o.extra && o.extra.length > 0 ? mergeToolSets(lazy, ...o.extra) : lazy;
+  const moded = o.shape ? o.shape(all) : all;
+  const shaped = o.subagents ? o.subagents(moded) : moded;
   const options = o.onRefusal ? { onRefusal: o.onRefusal } : {};
   const guard = (set: ToolSet) => withPermissions(set, o.rules, o.workspace.root, options);
   // A PreToolUse hook may rewrite a call's input: the rules see the rewritten call too.

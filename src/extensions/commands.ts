@@ -1,0 +1,145 @@
+/**
+ * Claude Code's custom slash commands: `.claude/commands/<name>.md`, a sub-folder making
+ * `<folder>:<name>`. Frontmatter `allowed-tools?` (permission rules), `model?`, `description?`,
+ * `argument-hint?`; the body becomes the task, `$ARGUMENTS` replaced by everything after the
+ * name and `$1`, `$2`, … by the arguments split as a shell would.
+ */
+import { parseRuleList } from '../tools/permissions/rules.js';
+import { checkName, ExtensionFileError, optionalText, splitFrontmatter, type Fail } from './frontmatter.js';
+
+export interface Command {
+  /** `fix-lint`, or `frontend:component` for `.claude/commands/frontend/component.md`. */
+  name: string;
+  /** The template the task is made from. */
+  body: string;
+  /** Permission rules (`Bash(npm test:*)`, …) as written, one per entry; already checked to parse. */
+  allowedTools?: string[];
+  model?: string;
+  description?: string;
+  argumentHint?: string;
+  /** Where it was read, for logs: `.claude/commands/fix-lint.md (main)`. */
+  source: string;
+}
+
+const COMMANDS_DIR = '.claude/commands/';
+
+/** `fix-lint` for `.claude/commands/fix-lint.md`, `frontend:component` one folder down. */
+export function commandName(path: string): string {
+  const at = path.lastIndexOf(COMMANDS_DIR);
+  const relative = at === -1 ? (path.split('/').at(-1) ?? path) : path.slice(at + COMMANDS_DIR.length);
+  return relative.replace(/\.md$/i, '').split('/').join(':');
+}
+
+function allowedTools(data: Record<string, unknown>, source: string, fail: Fail): string[] | undefined {
+  const value = data['allowed-tools'];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'string' && !(Array.isArray(value) && value.every((v) => typeof v === 'string'))) {
+    return fail('`allowed-tools` must be a list of rules or one comma-separated string');
+  }
+  try {
+    // Checked now, so that a bad rule skips this command with its file named instead of failing the run that uses it.
+    return parseRuleList(value, `${source} allowed-tools`).map((rule) => rule.text);
+  } catch (error) {
+    return fail(error instanceof Error ? error.message : String(error));
+  }
+}
+
+/** One command file; throws ExtensionFileError naming `path` and the problem. */
+export function parseCommandFile(text: string, path: string, source = path): Command {
+  const fail: Fail = (problem) => {
+    throw new ExtensionFileError(path, problem);
+  };
+  const name = commandName(path)
+    .split(':')
+    .map((part) => checkName(part, 'the command name', fail))
+    .join(':');
+  const { data, body } = splitFrontmatter(text, path);
+  if (body.trim() === '') fail('the file has no body: it is the task the command runs');
+  const tools = allowedTools(data, source, fail);
+  const model = optionalText(data, 'model', fail);
+  const description = optionalText(data, 'description', fail);
+  const argumentHint = optionalText(data, 'argument-hint', fail);
+  return {
+    name,
+    body: body.trim(),
+    ...(tools ? { allowedTools: tools } : {}),
+    ...(model ? { model } : {}),
+    ...(description ? { description } : {}),
+    ...(argumentHint ? { argumentHint } : {}),
+    source,
+  };
+}
+
+/** Whether the phrase ends in a word character, so that `@agentfoo` is not `@agent foo`. */
+const endsInWord = (phrase: string): boolean => /[\w-]$/.test(phrase);
+
+/**
+ * The command a task names, and its arguments (the rest of the text, trimmed), or null.
+ * With `phrase` null the text is the task itself (the action's, after its trigger phrase, or the
+ * CLI prompt) and its first word names the command, a leading `/` allowed: `fix-lint src/` or
+ * `/fix-lint src/`. With a phrase, the text must start with it: `('/agent fix-lint src/', '/agent')`,
+ * or `('/fix-lint src/', '/')` for a CLI prompt that must start with a slash.
+ */
+export function findCommand(text: string, phrase: string | null, commands: readonly Command[]): { command: Command; args: string } | null {
+  let rest = text.trimStart();
+  if (phrase !== null) {
+    if (!rest.startsWith(phrase)) return null;
+    rest = rest.slice(phrase.length);
+    if (endsInWord(phrase) && rest !== '' && !/^\s/.test(rest)) return null;
+    rest = rest.trimStart();
+  }
+  const match = /^\/?(\S+)/.exec(rest);
+  if (!match?.[1]) return null;
+  const command = commands.find((c) => c.name === match[1]);
+  return command ? { command, args: rest.slice(match[0].length).trim() } : null;
+}
+
+/**
+ * Splits arguments as a POSIX shell splits words: whitespace separates, single quotes keep
+ * everything, double quotes keep all but `\"`, `\\`, `\$` and `` \` `` escapes, a backslash
+ * outside quotes escapes the next character. An unclosed quote runs to the end: people type
+ * these in comments, and a forgiving reading beats refusing the task.
+ */
+export function splitArguments(text: string): string[] {
+  const words: string[] = [];
+  let word: string | null = null;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charAt(i);
+    if (/\s/.test(c)) {
+      if (word !== null) words.push(word);
+      word = null;
+    } else if (c === "'") {
+      const end = text.indexOf("'", i + 1);
+      const stop = end === -1 ? text.length : end;
+      word = (word ?? '') + text.slice(i + 1, stop);
+      i = stop;
+    } else if (c === '"') {
+      let quoted = '';
+      for (i++; i < text.length && text.charAt(i) !== '"'; i++) {
+        const next = text.charAt(i + 1);
+        if (text.charAt(i) === '\\' && '"\\$`'.includes(next) && next !== '') quoted += text.charAt(++i);
+        else quoted += text.charAt(i);
+      }
+      word = (word ?? '') + quoted;
+    } else if (c === '\\' && i + 1 < text.length) {
+      word = (word ?? '') + text.charAt(++i);
+    } else word = (word ?? '') + c;
+  }
+  if (word !== null) words.push(word);
+  return words;
+}
+
+/**
+ * The task a command runs: its body with `$ARGUMENTS` and `$1`, `$2`, … replaced in one pass (so
+ * arguments that themselves hold `$1` stay as typed); a missing argument becomes ''. A body that
+ * uses neither gets the arguments appended, as Claude Code does, so that they are not lost.
+ */
+export function expandCommand(command: Command, args: string): string {
+  const words = splitArguments(args);
+  let used = false;
+  const task = command.body.replace(/\$(ARGUMENTS|[1-9][0-9]*)/g, (_m, key: string) => {
+    used = true;
+    return key === 'ARGUMENTS' ? args : (words[Number(key) - 1] ?? '');
+  });
+  return used || args.trim() === '' ? task : `${task}\n\nARGUMENTS: ${args}`;
+}

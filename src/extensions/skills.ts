@@ -1,0 +1,109 @@
+/**
+ * Claude Code's skills: `.claude/skills/<name>/SKILL.md` (frontmatter `name`, `description`;
+ * the body is the skill). Only names and descriptions go into the system prompt; the model
+ * calls the Skill tool for a body when a task needs it, so unused skills cost a line each.
+ */
+import { posix } from 'node:path';
+import { z } from 'zod';
+import type { ToolOutcome, ToolSet, ToolSpec } from '../core/tools.js';
+import { checkName, ExtensionFileError, requiredText, splitFrontmatter, type Fail } from './frontmatter.js';
+
+export interface Skill {
+  name: string;
+  description: string;
+  /** The instructions, returned by the Skill tool. */
+  body: string;
+  /** The skill's folder relative to the workspace, ending in `/` (e.g. `.claude/skills/pdf/`): its other files are read from there. */
+  dir: string;
+  /** Where it was read, for logs: `.claude/skills/pdf/SKILL.md (main)`. */
+  source: string;
+}
+
+export const SKILL_TOOL = 'Skill';
+
+/** One SKILL.md at `path` (relative to the workspace); throws ExtensionFileError naming it and the problem. */
+export function parseSkillFile(text: string, path: string, source = path): Skill {
+  const fail: Fail = (problem) => {
+    throw new ExtensionFileError(path, problem);
+  };
+  const { data, body } = splitFrontmatter(text, path);
+  const name = checkName(requiredText(data, 'name', fail), 'name', fail);
+  const description = requiredText(data, 'description', fail);
+  if (body.trim() === '') fail('the file has no body: it is what the Skill tool returns');
+  return { name, description, body: body.trim(), dir: `${posix.dirname(path)}/`, source };
+}
+
+function sortedByName(skills: readonly Skill[]): Skill[] {
+  // Code-unit order, not localeCompare: the prompt must not change with the runner's locale.
+  return [...skills].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+/** One line: a multi-line YAML description must not break the list apart. */
+const oneLine = (text: string): string => text.replace(/\s+/g, ' ').trim();
+
+/**
+ * The system prompt's list of skills, sorted by name so the same skills give the same text
+ * (and the prompt cache holds) whatever order they were read in. Empty when there are none.
+ */
+export function skillsPromptSection(skills: readonly Skill[]): string {
+  if (skills.length === 0) return '';
+  return [
+    '# Skills',
+    '',
+    `Skills are instructions for particular kinds of task, kept in the repository. When a task matches a skill's description, ` +
+      `call the ${SKILL_TOOL} tool with its name before starting, then follow what it returns.`,
+    '',
+    ...sortedByName(skills).map((s) => `- ${s.name}: ${oneLine(s.description)}`),
+  ].join('\n');
+}
+
+const skillInput = z.object({
+  skill: z.string().min(1).describe('The name of the skill, as the Skills section of the system prompt lists it.'),
+});
+
+function skillSpec(): ToolSpec {
+  const json = z.toJSONSchema(skillInput, { io: 'input' }) as Record<string, unknown>;
+  delete json['$schema'];
+  // Read-only: a call only returns text already in memory, so it may run alongside a turn's reads.
+  return {
+    name: SKILL_TOOL,
+    description:
+      'Loads a skill: the instructions for a kind of task, listed by name in the Skills section of the system prompt. ' +
+      'Returns the instructions and the folder holding the files they refer to (read those with Read).',
+    readOnly: true,
+    input_schema: { ...json, type: 'object' },
+    keyArgument: 'skill',
+  };
+}
+
+function load(skill: Skill): string {
+  const where = `(Skill "${skill.name}": its folder is ${skill.dir}, relative to the workspace; read the files it mentions from there.)`;
+  return `${skill.body}\n\n${where}`;
+}
+
+function run(byName: ReadonlyMap<string, Skill>, input: unknown): ToolOutcome {
+  const parsed = skillInput.safeParse(input);
+  const names = [...byName.keys()].sort().join(', ');
+  if (!parsed.success) return { isError: true, content: `Invalid input for ${SKILL_TOOL}: give {"skill": "<name>"}, one of: ${names}.` };
+  // The model may write the name as a slash command (`/pdf`); the name is the same.
+  const name = parsed.data.skill.trim().replace(/^\//, '');
+  const skill = byName.get(name);
+  if (!skill) return { isError: true, content: `No skill named "${name}". Skills: ${names}.` };
+  return { isError: false, content: load(skill) };
+}
+
+/** The Skill tool over `skills`; with no skills it offers nothing, as there would be nothing to load. */
+export function skillToolSet(skills: readonly Skill[]): ToolSet {
+  const byName = new Map(sortedByName(skills).map((s) => [s.name, s]));
+  const specs = skills.length === 0 ? [] : [skillSpec()];
+  return {
+    specs: () => specs,
+    isReadOnly: (name) => name === SKILL_TOOL && specs.length > 0,
+    execute(call) {
+      if (call.name !== SKILL_TOOL || specs.length === 0) {
+        return Promise.resolve({ isError: true, content: `No tool named "${call.name}" here; this tool set offers only ${SKILL_TOOL}.` });
+      }
+      return Promise.resolve(run(byName, call.input));
+    },
+  };
+}

@@ -1,0 +1,58 @@
+import type { TranscriptWriter } from './agent/transcript.js';
+import type { Message } from './core/messages.js';
+import type { Model } from './core/model.js';
+import type { ToolSet } from './core/tools.js';
+import type { LoopSettings } from './settings.js';
+import type { TaskEvents } from './task-events.js';
+import type { HookSettings } from './tools/hooks/index.js';
+import type { RuleLists } from './tools/permissions/rules.js';
+
+/** A subagent as `.claude/agents/*.md` or the `agents` input define it. */
+export interface SubagentDefinition {
+  name: string;
+  description: string;
+  prompt: string;
+  tools?: readonly string[];
+  model?: string;
+}
+
+export interface TaskOptions {
+  settings: LoopSettings;
+  model: Model;
+  cwd: string;
+  /** The environment the tools' own is built from (an allowlist of it, never its secrets). */
+  env: NodeJS.ProcessEnv;
+  /** Refused to the tools as a whole: the runner keeps job credentials there. */
+  runnerTemp?: string;
+  /** The conversation to send: a new task, or one rebuilt from a transcript. */
+  messages: Message[];
+  mode: 'action' | 'cli' | 'review';
+  appendSystemPrompt?: string;
+  transcript?: TranscriptWriter;
+  /** Messages before this index are already in the transcript (a resume appending to its own file). */
+  recordMessagesFrom?: number;
+  signal: AbortSignal;
+  events?: TaskEvents;
+  /** Started at; the deadline counts from here. */
+  startedAt?: number;
+  /** Turns each Bash command's argv into the one that runs it (the sandbox); may still be in preparation. */
+  wrap?: Promise<(argv: string[]) => string[]>;
+  /** Shapes the tools inside the permission rules (a mode's choice of tools). */
+  tools?: (base: ToolSet) => ToolSet;
+  /** Allow and deny rules with their sources; by default the settings' allowed and disallowed tools. */
+  rules?: RuleLists;
+  /** Claude Code hooks from the trusted settings. */
+  hooks?: HookSettings;
+  /** Subagent types the Task tool can start besides general-purpose (a later one of a name wins). */
+  agents?: readonly SubagentDefinition[];
+  /** The model of a subagent whose definition names one. */
+  modelFor?: (id: string) => Model;
+}
+
+/** The rules of the settings alone, named as the inputs that hold them. */
+export function defaultRules(settings: LoopSettings): RuleLists {
+  return {
+    allow: [{ source: 'allowed-tools', rules: settings.allowedTools }],
+    deny: [{ source: 'disallowed-tools', rules: settings.disallowedTools }],
+  };
+}
