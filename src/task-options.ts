@@ -6,6 +6,7 @@ import type { LoopSettings } from './settings.js';
 import type { TaskEvents } from './task-events.js';
 import type { HookSettings } from './tools/hooks/index.js';
 import type { RuleLists } from './tools/permissions/rules.js';
+import type { Skill } from './extensions/index.js';
 
 /** A subagent as `.claude/agents/*.md` or the `agents` input define it. */
 export interface SubagentDefinition {
@@ -47,6 +48,12 @@ export interface TaskOptions {
   agents?: readonly SubagentDefinition[];
   /** The model of a subagent whose definition names one. */
   modelFor?: (id: string) => Model;
+  /** Skills the Skill tool offers and the system prompt lists. */
+  skills?: readonly Skill[];
+  /** A command's own `allowed-tools`: the run's tools narrowed to what they allow too. */
+  narrow?: readonly string[];
+  /** More tools beside the built-in ones (MCP servers'), already started; the caller closes them. */
+  extraTools?: readonly ToolSet[];
 }
 
 /** The rules of the settings alone, named as the inputs that hold them. */

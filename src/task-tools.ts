@@ -7,6 +7,8 @@ import { taskHooks } from './task-hooks.js';
 import { toolEnvironment } from './tools/env.js';
 import { loadRules } from './tools/permissions/rules.js';
 import { toolStack } from './tools/stack.js';
+import { withPermissions } from './tools/permissions/with-permissions.js';
+import { skillToolSet } from './extensions/index.js';
 import type { Workspace } from './tools/workspace.js';
 
 export interface TaskToolsContext {
@@ -45,6 +47,8 @@ function subagentTypes(o: TaskOptions, workspace: string): SubagentType[] {
 /** The rules, the hooks, and the tools they guard: built-in, subagents. */
 export async function taskTools(o: TaskOptions, c: TaskToolsContext) {
   const rules = await loadRules(o.rules ?? defaultRules(o.settings));
+  // A command that names its tools narrows the run to them, on top of every other rule.
+  const narrow = o.narrow ? await loadRules({ allow: [{ source: 'the command', rules: o.narrow }] }) : null;
   const env = toolEnvironment(o.env);
   const { workspace } = c;
   const hooks = await taskHooks({
@@ -78,7 +82,11 @@ export async function taskTools(o: TaskOptions, c: TaskToolsContext) {
     rules,
     wrap: o.wrap,
     ready: c.ready,
-    shape: o.tools,
+    extra: [...(o.extraTools ?? []), ...(o.skills && o.skills.length > 0 ? [skillToolSet(o.skills)] : [])],
+    shape: (set) => {
+      const moded = o.tools ? o.tools(set) : set;
+      return narrow ? withPermissions(moded, narrow, workspace.root) : moded;
+    },
     subagents,
     hooks: hooks?.tools,
     onTodos: o.events?.onTodos,

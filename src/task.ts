@@ -6,6 +6,7 @@ import { systemPrompt } from './prompt/system.js';
 import { preloadWhileAnswering } from './tools/lazy.js';
 import { UsageMeter } from './agent/meter.js';
 import { taskTools } from './task-tools.js';
+import { skillsPromptSection } from './extensions/index.js';
 import { Workspace } from './tools/workspace.js';
 
 import type { TaskOptions } from './task-options.js';
@@ -31,11 +32,13 @@ export async function runTask(o: TaskOptions): Promise<TaskResult> {
   const { tools, lazy, hooks } = await taskTools(o, { workspace, meter, limits, ready: takeOnce, onWrite: (path) => written.add(path) });
   // The tools as the model will see them: after the mode, the rules and the hooks had their say.
   const names = tools.specs().map((s) => s.name);
+  // The skills' list is part of the stable prefix: sorted, and the same for every request of the run.
+  const append = [skillsPromptSection(o.skills ?? []), o.appendSystemPrompt ?? ''].filter((t) => t.trim() !== '').join('\n\n');
   const system = systemPrompt({
     mode: o.mode,
     workspace: workspace.root,
     tools: names,
-    ...(o.appendSystemPrompt ? { append: o.appendSystemPrompt } : {}),
+    ...(append ? { append } : {}),
   });
   // Hooks may add context to the prompt: a copy, so the caller's messages stay as they were.
   const messages = o.messages.map((m) => ({ ...m }));

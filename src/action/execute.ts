@@ -10,6 +10,8 @@ import { runTask, type TaskEvents, type TaskResult } from '../task.js';
 import type { ActionIo } from './io.js';
 import { load } from './lazy.js';
 import type { Mode } from './modes/mode.js';
+import type { CommandRun } from './command.js';
+import type { Trusted } from './trusted-settings.js';
 import type { RunnerEnv } from './runner.js';
 import type { ActionSettings } from './settings.js';
 
@@ -21,6 +23,7 @@ export interface ExecuteInput {
   redactor: Redactor;
   signal: AbortSignal;
   startedAt: number;
+  apiKey: string;
 }
 
 /** The Anthropic client, loaded once the job is under way, not before the first request to GitHub. */
@@ -43,15 +46,20 @@ function runRules(settings: ActionSettings, trusted: TrustedSettings, mode: Mode
 /** The loop in the workspace, its transcript in RUNNER_TEMP (never in the workspace, where it would be committed). */
 export async function executeTask(
   x: ExecuteInput,
-  run: { prompt: string; model: Model; sandbox: Sandbox; mode: Mode; events: TaskEvents; trusted: TrustedSettings },
+  run: { prompt: string; model: Model; sandbox: Sandbox; mode: Mode; events: TaskEvents; trusted: Trusted; asked: CommandRun },
 ): Promise<{ result: TaskResult; transcript: string }> {
   const { settings, runner, redactor, io } = x;
   const dir = join(runner.RUNNER_TEMP ?? runner.GITHUB_WORKSPACE, 'agent-action');
   mkdirSync(dir, { recursive: true });
   const transcript = new TranscriptWriter(join(dir, `transcript-${runner.GITHUB_RUN_ID}-${runner.GITHUB_RUN_ATTEMPT}.jsonl`));
+  const { extensions } = run.trusted;
+  const { AnthropicModel } = await load.anthropic();
+  const baseURL = settings.anthropicBaseUrl || x.env['ANTHROPIC_BASE_URL'] || undefined;
+  const modelFor = (id: string): Model =>
+    new AnthropicModel({ model: id, apiKey: x.apiKey, baseURL, maxRetries: settings.maxRetries, prices: settings.prices });
   const result = await runTask({
     settings,
-    model: run.model,
+    model: run.asked.model ? modelFor(run.asked.model) : run.model,
     cwd: runner.GITHUB_WORKSPACE,
     env: x.env,
     ...(runner.RUNNER_TEMP ? { runnerTemp: runner.RUNNER_TEMP } : {}),
@@ -63,8 +71,12 @@ export async function executeTask(
     startedAt: x.startedAt,
     wrap: Promise.resolve(run.sandbox.wrap),
     tools: (base) => run.mode.tools(base),
-    rules: runRules(settings, run.trusted, run.mode),
-    hooks: run.trusted.hooks,
+    rules: runRules(settings, run.trusted.settings, run.mode),
+    hooks: run.trusted.settings.hooks,
+    agents: extensions.agents,
+    skills: extensions.skills,
+    modelFor,
+    ...(run.asked.narrow ? { narrow: run.asked.narrow } : {}),
     events: run.events,
   });
   io.info(redactor.redact(`agent-action: ${result.conclusion}${result.reason ? ` (${result.reason})` : ''}\n${result.result}`));

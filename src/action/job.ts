@@ -18,7 +18,8 @@ import { runUrl, type RunnerEnv } from './runner.js';
 import { jobSandbox, sandboxNote, type PrepareSandbox } from './sandbox.js';
 import type { ActionSettings } from './settings.js';
 import { Tracking } from './tracking.js';
-import { settingsFromInput, trustedSettings } from './trusted-settings.js';
+import { settingsFromInput, trustedConfig } from './trusted-settings.js';
+import { commandRun } from './command.js';
 
 export interface JobInput {
   early: EarlyContext;
@@ -99,25 +100,28 @@ export class Job {
         checkout.catch(() => undefined);
       });
       const context = await early.context;
-      const trusted = trustedSettings(this.j.gh, { owner: this.owner, repo: this.name }, context, input, io);
+      const trusted = trustedConfig(
+        this.j.gh,
+        { owner: this.owner, repo: this.name },
+        context,
+        { settings: input, agents: settings.agents },
+        io,
+      );
       trusted.catch(() => undefined);
       // 4. Where the work goes.
       const work: Work = { git: await git, plan: await (checkout ?? this.planFor(context, await git)) };
       const sandbox = await preparing;
       // 5. The loop.
       await this.mode.prepare?.(context, work);
-      const prompt = redactor.redact(this.mode.prompt(context, work.plan));
-      const run = { prompt, model: await model, sandbox, mode: this.mode, events: this.tracking.events(), trusted: await trusted };
+      const asked = commandRun(context, (await trusted).extensions, this.mode, io);
+      const prompt = redactor.redact(this.mode.prompt(asked.context, work.plan));
+      const run = { prompt, model: await model, sandbox, mode: this.mode, events: this.tracking.events(), trusted: await trusted, asked };
       const { result, transcript } = await executeTask(this.j, run);
       // 6. The work goes where the mode says, then the report.
       const delivery = await this.mode.deliver(result, work);
       const notes = [delivery.note, sandboxNote(sandbox, settings)].filter((n): n is string => Boolean(n));
-      const report = finalReport(result, delivery, {
-        runUrl: this.link,
-        startedAt: this.j.startedAt,
-        notes,
-        refused: this.tracking.refused,
-      });
+      const { startedAt } = this.j;
+      const report = finalReport(result, delivery, { runUrl: this.link, startedAt, notes, refused: this.tracking.refused });
       await this.tracking.finish(report);
       const trigger = `${this.j.trigger.source} by ${this.j.trigger.requester ? `@${this.j.trigger.requester.login}` : 'the workflow'}`;
       await publish(io, redactor, report, result, delivery, { commentUrl: this.tracking.url, transcript, trigger });

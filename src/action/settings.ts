@@ -56,6 +56,8 @@ export const ActionSettingsSchema = LoopSettingsSchema.extend({
   reviewEvent: z.enum(['comment', 'auto']).default('comment'),
   /** Whose pull requests mode review reviews unasked: `all` (forks included) or `writers`. */
   reviewAuthors: z.enum(['all', 'writers']).default('all'),
+  /** Subagents for the Task tool as JSON: {"name": {"description", "prompt", "tools?", "model?"}}. */
+  agents: z.string().trim().default(''),
   /** Claude Code settings (permissions, hooks) as JSON or a workspace path, on top of the repository's. */
   settings: z.string().trim().default(''),
 });
@@ -77,6 +79,7 @@ export const INPUT_NAMES: Readonly<Record<string, string>> = {
   allowedTools: 'allowed-tools',
   disallowedTools: 'disallowed-tools',
   settings: 'settings',
+  agents: 'agents',
   mode: 'mode',
   reviewDrafts: 'review-drafts',
   reviewEvent: 'review-event',

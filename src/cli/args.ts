@@ -18,6 +18,7 @@ Options:
   --disallowed-tools RULES
                           calls refused whatever allows them, e.g. Bash(curl:*)
   --settings FILE|JSON    Claude Code settings (permissions, hooks) on top of the files below
+  --agents JSON           subagents for the Task tool: {"name": {"description", "prompt", "tools?", "model?"}}
   --setting-sources all|none
                           read .claude/settings.json and .claude/settings.local.json in --cwd
                           (default: all), or none of them
@@ -50,6 +51,8 @@ export interface CliOptions {
   /** --settings: a file or inline JSON, read after the files of --cwd. */
   settingsFile?: string;
   settingSources: 'all' | 'none';
+  /** --agents: subagent definitions as JSON. */
+  agents?: string;
 }
 
 export type ParsedCli = { kind: 'run'; options: CliOptions } | { kind: 'help' } | { kind: 'version' } | { kind: 'error'; message: string };
@@ -75,6 +78,7 @@ const OPTIONS = {
   'allowed-tools': { type: 'string' },
   'disallowed-tools': { type: 'string' },
   settings: { type: 'string' },
+  agents: { type: 'string' },
   'setting-sources': { type: 'string', default: 'all' },
   'append-system-prompt': { type: 'string' },
   prices: { type: 'string' },
@@ -139,6 +143,7 @@ function runOptions(values: Values, prompt: string, env: NodeJS.ProcessEnv): Par
       network,
       settingSources,
       ...(values.settings !== undefined ? { settingsFile: values.settings } : {}),
+      ...(values.agents !== undefined ? { agents: values.agents } : {}),
       ...(values.transcript !== undefined ? { transcript: values.transcript } : {}),
       ...(values.resume !== undefined ? { resume: values.resume } : {}),
       ...(values['append-system-prompt'] !== undefined ? { appendSystemPrompt: values['append-system-prompt'] } : {}),

@@ -9,6 +9,7 @@ import type { Sandbox } from '../sandbox/index.js';
 import { runTask, type TaskResult } from '../task.js';
 import { toolEnvironment } from '../tools/env.js';
 import { parseCli, USAGE, type CliOptions } from './args.js';
+import { cliExtensions, type CliExtensions } from './extensions.js';
 import { progressEvents, summaryLine, type ProgressWriter } from './progress.js';
 
 export interface CliIo {
@@ -82,20 +83,29 @@ function cliSettings(options: CliOptions, io: CliIo): TrustedSettings {
 
 async function run(options: CliOptions, apiKey: string, io: CliIo): Promise<{ result: TaskResult; transcript?: TranscriptWriter }> {
   const trusted = cliSettings(options, io);
-  const start = initialMessages(options);
+  const say = (m: string) => io.stderr.write(`agent-action: ${m}\n`);
+  let ext: CliExtensions;
+  try {
+    ext = cliExtensions(options, say);
+  } catch (error) {
+    throw new UsageError(errorText(error));
+  }
+  const start = initialMessages({ ...options, prompt: ext.prompt });
   const transcriptPath = options.transcript ?? options.resume;
   const transcript = transcriptPath ? new TranscriptWriter(resolve(transcriptPath)) : undefined;
   // Appending to the transcript being resumed adds only what is new; a fresh file gets it all.
   const already = transcriptPath && options.resume && resolve(transcriptPath) === resolve(options.resume) ? start.resumedCount : 0;
   const sandbox = await openSandbox(options, io);
   const { settings } = options;
-  const model = new AnthropicModel({
-    model: settings.model,
-    apiKey,
-    baseURL: io.env['ANTHROPIC_BASE_URL'] || undefined,
-    maxRetries: settings.maxRetries,
-    prices: settings.prices,
-  });
+  const modelFor = (id: string) =>
+    new AnthropicModel({
+      model: id,
+      apiKey,
+      baseURL: io.env['ANTHROPIC_BASE_URL'] || undefined,
+      maxRetries: settings.maxRetries,
+      prices: settings.prices,
+    });
+  const model = modelFor(ext.model ?? settings.model);
   try {
     const result = await runTask({
       settings,
@@ -114,6 +124,10 @@ async function run(options: CliOptions, apiKey: string, io: CliIo): Promise<{ re
         trusted,
       ),
       hooks: trusted.hooks,
+      agents: ext.agents,
+      skills: ext.skills,
+      modelFor,
+      ...(ext.narrow ? { narrow: ext.narrow } : {}),
       signal: io.signal,
       events: progressEvents(io.stderr, { quiet: options.quiet }),
       ...(options.appendSystemPrompt ? { appendSystemPrompt: options.appendSystemPrompt } : {}),

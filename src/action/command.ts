@@ -1,0 +1,31 @@
+import { expandCommand, findCommand, type Extensions } from '../extensions/index.js';
+import type { TaskContext } from '../github/context.js';
+import type { ActionIo } from './io.js';
+import type { Mode } from './modes/mode.js';
+
+/** What a repository command makes of the run: its body as the task, its tools and model. */
+export interface CommandRun {
+  context: TaskContext;
+  /** The command's `allowed-tools`. */
+  narrow?: string[];
+  /** The command's `model`. */
+  model?: string;
+}
+
+/**
+ * `/agent <name> [args]` runs `.claude/commands/<name>.md` (from the trusted branch) with
+ * `$ARGUMENTS`, `$1`... replaced. A review takes its instructions from review.md instead.
+ */
+export function commandRun(context: TaskContext, extensions: Extensions, mode: Mode, io: ActionIo): CommandRun {
+  if (mode.name !== 'implement') return { context };
+  const found = findCommand(context.trigger.task, null, extensions.commands);
+  if (!found) return { context };
+  const { command, args } = found;
+  io.info(`agent-action: running the command ${command.name} (${command.source})`);
+  const trigger = { ...context.trigger, task: expandCommand(command, args) };
+  return {
+    context: { ...context, trigger },
+    ...(command.allowedTools ? { narrow: command.allowedTools } : {}),
+    ...(command.model ? { model: command.model } : {}),
+  };
+}
