@@ -60,10 +60,22 @@ function formsOf(secret: string): string[] {
 }
 
 export class Redactor {
-  private readonly known: RegExp | null;
+  private known: RegExp | null = null;
+  private readonly secrets: string[];
 
   constructor(secrets: string[]) {
-    const forms = [...new Set(secrets.flatMap(formsOf))].filter((form) => form.length >= MIN_SECRET_LENGTH);
+    this.secrets = [...secrets];
+    this.compile();
+  }
+
+  /** More values to keep out of everything posted: secrets an MCP configuration expanded, say. */
+  add(secrets: readonly string[]): void {
+    this.secrets.push(...secrets);
+    this.compile();
+  }
+
+  private compile(): void {
+    const forms = [...new Set(this.secrets.flatMap(formsOf))].filter((form) => form.length >= MIN_SECRET_LENGTH);
     // Longest first, so a form that contains another is masked whole rather than leaving a tail.
     forms.sort((a, b) => b.length - a.length);
     this.known = forms.length > 0 ? new RegExp(forms.map(escapeRegExp).join('|'), 'g') : null;
