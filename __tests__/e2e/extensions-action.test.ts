@@ -14,6 +14,7 @@ afterEach(async () => {
 const text = (t: string): ScriptedReply => ({ content: [{ type: 'text', text: t }] });
 
 const TRUSTED = {
+  '.mcp.json': JSON.stringify({ mcpServers: { project: { command: 'touch', args: ['started'] } } }),
   '.claude/commands/triage.md': '---\ndescription: Triage an issue\n---\nTriage issue $1: label it and say why.\n',
   '.claude/skills/style/SKILL.md': '---\nname: style\ndescription: The house style\n---\nTabs, never spaces.\n',
 };
@@ -37,7 +38,22 @@ async function prWorld(script: ScriptedReply[]): Promise<World> {
   return w;
 }
 
+const EVERYTHING = `${process.cwd()}/node_modules/@modelcontextprotocol/server-everything/dist/index.js`;
+
 describe('agents, skills and commands in the action (dist/index.js)', () => {
+  it('starts the servers of the mcp-config input, and none of a .mcp.json the settings do not enable', async () => {
+    const tool = (name: string, input: unknown): ScriptedReply => ({ content: [{ type: 'tool_use', name, input }] });
+    world = await prWorld([tool('mcp__everything__echo', { message: 'from the action' }), text('Echoed.')]);
+    const mcp = JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING, 'stdio'] } } });
+    const payload = commentPayload({ number: 7, body: '/agent echo', by: { login: 'alice', id: 501 }, onPull: true });
+    const r = await world.run({ event: 'issue_comment', payload, inputs: { 'mcp-config': mcp } });
+    expect(r.outputs['conclusion']).toBe('success');
+    const offered = world.model.requests[0]!.body.tools!.map((t) => t.name);
+    expect(offered).toContain('mcp__everything__echo');
+    expect(offered.some((n) => n.startsWith('mcp__project'))).toBe(false);
+    expect(JSON.stringify(world.model.requests[1]!.body.messages.at(-1)!.content)).toContain('from the action');
+  });
+
   it('uses the base branch commands and skills, and none of those a pull request adds', async () => {
     world = await prWorld([text('Triaged.'), text('Nothing to run.')]);
     const by = { login: 'alice', id: 501 };

@@ -12,6 +12,7 @@ import { load } from './lazy.js';
 import type { Mode } from './modes/mode.js';
 import type { CommandRun } from './command.js';
 import type { Trusted } from './trusted-settings.js';
+import { mcpNote, startMcp, type StartedMcp } from '../mcp-run.js';
 import type { RunnerEnv } from './runner.js';
 import type { ActionSettings } from './settings.js';
 
@@ -34,20 +35,48 @@ export async function anthropicModel(settings: ActionSettings, env: NodeJS.Proce
 }
 
 /** The inputs' rules, the trusted settings' rules, and the mode's own tools (ReviewComment for a review). */
-function runRules(settings: ActionSettings, trusted: TrustedSettings, mode: Mode): RuleLists {
+function runRules(settings: ActionSettings, trusted: TrustedSettings, mode: Mode, mcpAllow: string[]): RuleLists {
   const inputs = {
     allow: { source: 'allowed-tools', rules: settings.allowedTools },
     deny: { source: 'disallowed-tools', rules: settings.disallowedTools },
   };
   const lists = ruleLists(inputs, trusted);
-  return mode.allow ? { ...lists, allow: [...(lists.allow ?? []), { source: `${mode.name} mode`, rules: mode.allow }] } : lists;
+  const more = [
+    { source: `${mode.name} mode`, rules: mode.allow ?? [] },
+    { source: 'mcp-config', rules: mcpAllow },
+  ];
+  return { ...lists, allow: [...(lists.allow ?? []), ...more] };
 }
 
 /** The loop in the workspace, its transcript in RUNNER_TEMP (never in the workspace, where it would be committed). */
 export async function executeTask(
   x: ExecuteInput,
   run: { prompt: string; model: Model; sandbox: Sandbox; mode: Mode; events: TaskEvents; trusted: Trusted; asked: CommandRun },
-): Promise<{ result: TaskResult; transcript: string }> {
+): Promise<{ result: TaskResult; transcript: string; note?: string }> {
+  const { settings, runner, redactor, io } = x;
+  // MCP servers start together before the first request; what they expanded is a secret from then on.
+  const mcp = await startMcp(run.trusted.mcp, run.trusted.settings, {
+    env: x.env,
+    cwd: runner.GITHUB_WORKSPACE,
+    outputLimit: settings.toolOutputLimit,
+    log: (m) => io.info(redactor.redact(m)),
+    signal: x.signal,
+  });
+  redactor.add(mcp?.secrets ?? []);
+  try {
+    const result = await runWithTools(x, run, mcp);
+    const note = mcpNote(mcp);
+    return { result, transcript: result.transcriptPath, ...(note ? { note } : {}) };
+  } finally {
+    await mcp?.tools.close();
+  }
+}
+
+async function runWithTools(
+  x: ExecuteInput,
+  run: { prompt: string; model: Model; sandbox: Sandbox; mode: Mode; events: TaskEvents; trusted: Trusted; asked: CommandRun },
+  mcp: StartedMcp | null,
+): Promise<TaskResult & { transcriptPath: string }> {
   const { settings, runner, redactor, io } = x;
   const dir = join(runner.RUNNER_TEMP ?? runner.GITHUB_WORKSPACE, 'agent-action');
   mkdirSync(dir, { recursive: true });
@@ -71,7 +100,8 @@ export async function executeTask(
     startedAt: x.startedAt,
     wrap: Promise.resolve(run.sandbox.wrap),
     tools: (base) => run.mode.tools(base),
-    rules: runRules(settings, run.trusted.settings, run.mode),
+    rules: runRules(settings, run.trusted.settings, run.mode, mcp?.allow ?? []),
+    ...(mcp ? { extraTools: [mcp.tools] } : {}),
     hooks: run.trusted.settings.hooks,
     agents: extensions.agents,
     skills: extensions.skills,
@@ -80,5 +110,5 @@ export async function executeTask(
     events: run.events,
   });
   io.info(redactor.redact(`agent-action: ${result.conclusion}${result.reason ? ` (${result.reason})` : ''}\n${result.result}`));
-  return { result, transcript: transcript.path };
+  return { ...result, transcriptPath: transcript.path };
 }

@@ -18,7 +18,7 @@ import { runUrl, type RunnerEnv } from './runner.js';
 import { jobSandbox, sandboxNote, type PrepareSandbox } from './sandbox.js';
 import type { ActionSettings } from './settings.js';
 import { Tracking } from './tracking.js';
-import { settingsFromInput, trustedConfig } from './trusted-settings.js';
+import { mcpFromInput, settingsFromInput, trustedConfig } from './trusted-settings.js';
 import { commandRun } from './command.js';
 
 export interface JobInput {
@@ -93,6 +93,7 @@ export class Job {
       // is checked out, and the checkout starts as soon as the pull request is known.
       this.tracking.start();
       const input = settingsFromInput(settings.settings, runner.GITHUB_WORKSPACE, io);
+      const mcpInput = mcpFromInput(settings.mcpConfig, runner.GITHUB_WORKSPACE);
       const git = openGit(runner.GITHUB_WORKSPACE, settings.githubToken, runner.GITHUB_SERVER_URL);
       let checkout: Promise<Work['plan']> | undefined;
       early.onPull((pull) => {
@@ -104,7 +105,7 @@ export class Job {
         this.j.gh,
         { owner: this.owner, repo: this.name },
         context,
-        { settings: input, agents: settings.agents },
+        { settings: input, agents: settings.agents, mcp: mcpInput },
         io,
       );
       trusted.catch(() => undefined);
@@ -116,10 +117,10 @@ export class Job {
       const asked = commandRun(context, (await trusted).extensions, this.mode, io);
       const prompt = redactor.redact(this.mode.prompt(asked.context, work.plan));
       const run = { prompt, model: await model, sandbox, mode: this.mode, events: this.tracking.events(), trusted: await trusted, asked };
-      const { result, transcript } = await executeTask(this.j, run);
+      const { result, transcript, note } = await executeTask(this.j, run);
       // 6. The work goes where the mode says, then the report.
       const delivery = await this.mode.deliver(result, work);
-      const notes = [delivery.note, sandboxNote(sandbox, settings)].filter((n): n is string => Boolean(n));
+      const notes = [delivery.note, note, sandboxNote(sandbox, settings)].filter((n): n is string => Boolean(n));
       const { startedAt } = this.j;
       const report = finalReport(result, delivery, { runUrl: this.link, startedAt, notes, refused: this.tracking.refused });
       await this.tracking.finish(report);

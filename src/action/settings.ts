@@ -56,6 +56,8 @@ export const ActionSettingsSchema = LoopSettingsSchema.extend({
   reviewEvent: z.enum(['comment', 'auto']).default('comment'),
   /** Whose pull requests mode review reviews unasked: `all` (forks included) or `writers`. */
   reviewAuthors: z.enum(['all', 'writers']).default('all'),
+  /** MCP servers in `.mcp.json` format, as JSON or a workspace path; allowed by being configured. */
+  mcpConfig: z.string().trim().default(''),
   /** Subagents for the Task tool as JSON: {"name": {"description", "prompt", "tools?", "model?"}}. */
   agents: z.string().trim().default(''),
   /** Claude Code settings (permissions, hooks) as JSON or a workspace path, on top of the repository's. */
@@ -80,6 +82,7 @@ export const INPUT_NAMES: Readonly<Record<string, string>> = {
   disallowedTools: 'disallowed-tools',
   settings: 'settings',
   agents: 'agents',
+  mcpConfig: 'mcp-config',
   mode: 'mode',
   reviewDrafts: 'review-drafts',
   reviewEvent: 'review-event',

@@ -18,6 +18,8 @@ Options:
   --disallowed-tools RULES
                           calls refused whatever allows them, e.g. Bash(curl:*)
   --settings FILE|JSON    Claude Code settings (permissions, hooks) on top of the files below
+  --mcp-config FILE|JSON  MCP servers in .mcp.json format (repeatable); .mcp.json in --cwd counts
+                          when the settings enable it
   --agents JSON           subagents for the Task tool: {"name": {"description", "prompt", "tools?", "model?"}}
   --setting-sources all|none
                           read .claude/settings.json and .claude/settings.local.json in --cwd
@@ -53,6 +55,8 @@ export interface CliOptions {
   settingSources: 'all' | 'none';
   /** --agents: subagent definitions as JSON. */
   agents?: string;
+  /** --mcp-config, repeatable: `.mcp.json`-style JSON or files. */
+  mcpConfigs: string[];
 }
 
 export type ParsedCli = { kind: 'run'; options: CliOptions } | { kind: 'help' } | { kind: 'version' } | { kind: 'error'; message: string };
@@ -79,6 +83,7 @@ const OPTIONS = {
   'disallowed-tools': { type: 'string' },
   settings: { type: 'string' },
   agents: { type: 'string' },
+  'mcp-config': { type: 'string', multiple: true },
   'setting-sources': { type: 'string', default: 'all' },
   'append-system-prompt': { type: 'string' },
   prices: { type: 'string' },
@@ -144,6 +149,7 @@ function runOptions(values: Values, prompt: string, env: NodeJS.ProcessEnv): Par
       settingSources,
       ...(values.settings !== undefined ? { settingsFile: values.settings } : {}),
       ...(values.agents !== undefined ? { agents: values.agents } : {}),
+      mcpConfigs: values['mcp-config'] ?? [],
       ...(values.transcript !== undefined ? { transcript: values.transcript } : {}),
       ...(values.resume !== undefined ? { resume: values.resume } : {}),
       ...(values['append-system-prompt'] !== undefined ? { appendSystemPrompt: values['append-system-prompt'] } : {}),

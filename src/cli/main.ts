@@ -10,6 +10,8 @@ import { runTask, type TaskResult } from '../task.js';
 import { toolEnvironment } from '../tools/env.js';
 import { parseCli, USAGE, type CliOptions } from './args.js';
 import { cliExtensions, type CliExtensions } from './extensions.js';
+import { cliMcp } from './mcp.js';
+import type { RuleLists } from '../tools/permissions/rules.js';
 import { progressEvents, summaryLine, type ProgressWriter } from './progress.js';
 
 export interface CliIo {
@@ -81,6 +83,17 @@ function cliSettings(options: CliOptions, io: CliIo): TrustedSettings {
   }
 }
 
+/** The flags' rules, the trusted settings' rules, and the MCP servers --mcp-config names (allowed by being configured). */
+function cliRules(options: CliOptions, trusted: TrustedSettings, mcpAllow: string[]): RuleLists {
+  const { settings } = options;
+  const inputs = {
+    allow: { source: '--allowed-tools', rules: settings.allowedTools },
+    deny: { source: '--disallowed-tools', rules: settings.disallowedTools },
+  };
+  const lists = ruleLists(inputs, trusted);
+  return { ...lists, allow: [...(lists.allow ?? []), { source: '--mcp-config', rules: mcpAllow }] };
+}
+
 async function run(options: CliOptions, apiKey: string, io: CliIo): Promise<{ result: TaskResult; transcript?: TranscriptWriter }> {
   const trusted = cliSettings(options, io);
   const say = (m: string) => io.stderr.write(`agent-action: ${m}\n`);
@@ -96,6 +109,11 @@ async function run(options: CliOptions, apiKey: string, io: CliIo): Promise<{ re
   // Appending to the transcript being resumed adds only what is new; a fresh file gets it all.
   const already = transcriptPath && options.resume && resolve(transcriptPath) === resolve(options.resume) ? start.resumedCount : 0;
   const sandbox = await openSandbox(options, io);
+  const mcp = await cliMcp(options, trusted, { env: io.env, log: say, signal: io.signal }).catch((error: unknown) => {
+    void sandbox?.dispose();
+    return Promise.reject(new UsageError(errorText(error)));
+  });
+  for (const failure of mcp?.tools.failures ?? []) say(`MCP server ${failure.server} left out: ${failure.reason}`);
   const { settings } = options;
   const modelFor = (id: string) =>
     new AnthropicModel({
@@ -116,13 +134,8 @@ async function run(options: CliOptions, apiKey: string, io: CliIo): Promise<{ re
       messages: start.messages,
       mode: 'cli',
       recordMessagesFrom: already,
-      rules: ruleLists(
-        {
-          allow: { source: '--allowed-tools', rules: settings.allowedTools },
-          deny: { source: '--disallowed-tools', rules: settings.disallowedTools },
-        },
-        trusted,
-      ),
+      rules: cliRules(options, trusted, mcp?.allow ?? []),
+      ...(mcp ? { extraTools: [mcp.tools] } : {}),
       hooks: trusted.hooks,
       agents: ext.agents,
       skills: ext.skills,
@@ -136,6 +149,7 @@ async function run(options: CliOptions, apiKey: string, io: CliIo): Promise<{ re
     }).catch((error: unknown) => Promise.reject(new UsageError(errorText(error))));
     return { result, ...(transcript ? { transcript } : {}) };
   } finally {
+    await mcp?.tools.close();
     await sandbox?.dispose();
   }
 }
