@@ -7,6 +7,7 @@ import { actionStartup, cliStartup } from './startup.js';
 import { cachePerformance, contextEconomy, loopOverhead, memoryPeak } from './loop.js';
 import { searchSpeed } from './search.js';
 import { bundleSize } from './bundle.js';
+import { mcpStartup, subagentFanOut } from './extensions.js';
 import { fmt, row } from './stats.js';
 
 const RUNS = Number(process.env['BENCH_RUNS'] ?? 15);
@@ -66,6 +67,14 @@ try {
     console.log(row('Glob "**/*.ts"', fmt(s.glob), `${(s.glob / s.lsFiles).toFixed(2)}x`));
     console.log(row('git grep (baseline)', fmt(s.gitGrep), '1.00x'));
     console.log(row('Grep "needle_\\d+" files_with_matches', fmt(s.grep), `${(s.grep / s.gitGrep).toFixed(2)}x`));
+  }
+  if (want('extensions')) {
+    const m = await mcpStartup(dir, Math.max(5, Math.floor(RUNS / 2)));
+    console.log('\n# MCP servers and subagents');
+    console.log(row('CLI start to first request, no MCP server', fmt(m.baseline), '1.00x'));
+    console.log(row('CLI start to first request, two stdio MCP servers', fmt(m.subject), `${(m.subject / m.baseline).toFixed(2)}x`));
+    const f = await subagentFanOut();
+    console.log(row(`one turn starting ${f.subagents} subagents, each answering after 1 s`, fmt(f.ms)));
   }
   if (want('bundle')) {
     const b = bundleSize();

@@ -14,7 +14,7 @@ export interface Comparison {
 }
 
 /** Spawn of the CLI to the moment its first request reaches the model server, node -e 0 interleaved. */
-export async function cliStartup(dir: string, runs: number): Promise<Comparison> {
+export async function cliStartup(dir: string, runs: number, args: readonly string[] = []): Promise<Comparison> {
   const server = await startAnthropicServer({ requireApiKey: KEY, script: () => ({ content: [{ type: 'text', text: 'ok' }] }) });
   const base: number[] = [];
   const subject: number[] = [];
@@ -24,7 +24,7 @@ export async function cliStartup(dir: string, runs: number): Promise<Comparison>
       const before = server.requests.length;
       const started = performance.now();
       await new Promise<void>((done, fail) => {
-        const child = spawn(process.execPath, [CLI, '--cwd', dir, 'say ok'], {
+        const child = spawn(process.execPath, [CLI, '--cwd', dir, ...args, 'say ok'], {
           env: cleanEnv({ ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: server.url }),
           stdio: 'ignore',
         });

@@ -4,6 +4,7 @@ import { stepIo, type StepIo } from './action/workflow-commands.js';
 import { neutralizeWorkflowCommands, Redactor } from './report/redact.js';
 import { scrubEnvironment } from './secrets/environ.js';
 import { isSecretVariable } from './tools/env.js';
+import { providerSecrets } from './model/secrets.js';
 
 /** Inputs as the runner passes them (INPUT_<NAME>), read from a copy taken before secrets are wiped. */
 function inputReader(env: NodeJS.ProcessEnv): (name: string) => string {
@@ -38,9 +39,9 @@ export async function run(): Promise<void> {
     });
   }
   const input = inputReader(env);
-  const redactor = new Redactor(
-    [input('anthropic-api-key'), input('github-token'), env['ANTHROPIC_API_KEY'] ?? ''].filter((v) => v.length > 0),
-  );
+  // Provider credentials too: an error message may quote one before the run's own redactor exists.
+  const known = [input('anthropic-api-key'), input('github-token'), input('openai-api-key'), ...providerSecrets(env)];
+  const redactor = new Redactor(known.filter((v) => v.length > 0));
   const say = (text: string) => neutralizeWorkflowCommands(redactor.redact(text));
   scrubEnvironment(isSecretVariable);
   try {

@@ -40,6 +40,9 @@ export async function startMcp(
   trusted: TrustedSettings,
   o: { env: Readonly<Record<string, string | undefined>>; cwd: string; outputLimit: number; log: (m: string) => void; signal: AbortSignal },
 ): Promise<StartedMcp | null> {
+  // The MCP client loads only for a run that has servers to start: most runs have none.
+  if (sources.length === 0) return null;
+  const { expandMcpConfig, mergeMcpConfigs, parseMcpConfig, serverPrefixes, startMcpServers } = await import('./tools/mcp/index.js');
   const parsed = sources.map((s) => ({
     ...s,
     config: s.configured ? parseMcpConfig(s.text, s.source) : enabled(parseMcpConfig(s.text, s.source), trusted),

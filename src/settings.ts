@@ -57,6 +57,8 @@ export type Prices = z.infer<typeof PricesSchema>;
 
 /** Settings of the loop shared by the CLI and the action; each field is documented where users set it. */
 export const LoopSettingsSchema = z.object({
+  /** Where the model runs: anthropic, bedrock, vertex or openai ('' = from CLAUDE_CODE_USE_BEDROCK/VERTEX, else anthropic). */
+  provider: z.enum(['', 'anthropic', 'bedrock', 'vertex', 'openai']).default(''),
   /** Model id. */
   model: z.string().trim().min(1).default(DEFAULT_MODEL),
   /** Model calls per run. */

@@ -4,11 +4,11 @@ import { TranscriptWriter } from '../agent/transcript.js';
 import { ruleLists, type TrustedSettings } from '../config/index.js';
 import type { RuleLists } from '../tools/permissions/rules.js';
 import { textMessage, type Model } from '../core/index.js';
+import { createModel, lazyModel, providerFrom, type ProviderOptions } from '../model/registry.js';
 import type { Redactor } from '../report/redact.js';
 import type { Sandbox } from '../sandbox/index.js';
 import { runTask, type TaskEvents, type TaskResult } from '../task.js';
 import type { ActionIo } from './io.js';
-import { load } from './lazy.js';
 import type { Mode } from './modes/mode.js';
 import type { CommandRun } from './command.js';
 import type { Trusted } from './trusted-settings.js';
@@ -27,11 +27,23 @@ export interface ExecuteInput {
   apiKey: string;
 }
 
-/** The Anthropic client, loaded once the job is under way, not before the first request to GitHub. */
-export async function anthropicModel(settings: ActionSettings, env: NodeJS.ProcessEnv, apiKey: string): Promise<Model> {
-  const { AnthropicModel } = await load.anthropic();
-  const baseURL = settings.anthropicBaseUrl || env['ANTHROPIC_BASE_URL'] || undefined;
-  return new AnthropicModel({ model: settings.model, apiKey, baseURL, maxRetries: settings.maxRetries, prices: settings.prices });
+/** The provider's options from the inputs and the environment. */
+function providerOptions(settings: ActionSettings, env: NodeJS.ProcessEnv, apiKey: string, model: string): ProviderOptions {
+  return {
+    model,
+    maxRetries: settings.maxRetries,
+    prices: settings.prices,
+    env,
+    apiKey,
+    baseURL: settings.anthropicBaseUrl,
+    openaiApiKey: settings.openaiApiKey,
+    openaiBaseURL: settings.openaiBaseUrl,
+  };
+}
+
+/** The model client, loaded once the job is under way, not before the first request to GitHub. */
+export function jobModel(settings: ActionSettings, env: NodeJS.ProcessEnv, apiKey: string, model = settings.model): Promise<Model> {
+  return createModel(providerFrom(settings.provider, env), providerOptions(settings, env, apiKey, model));
 }
 
 /** The inputs' rules, the trusted settings' rules, and the mode's own tools (ReviewComment for a review). */
@@ -82,10 +94,7 @@ async function runWithTools(
   mkdirSync(dir, { recursive: true });
   const transcript = new TranscriptWriter(join(dir, `transcript-${runner.GITHUB_RUN_ID}-${runner.GITHUB_RUN_ATTEMPT}.jsonl`));
   const { extensions } = run.trusted;
-  const { AnthropicModel } = await load.anthropic();
-  const baseURL = settings.anthropicBaseUrl || x.env['ANTHROPIC_BASE_URL'] || undefined;
-  const modelFor = (id: string): Model =>
-    new AnthropicModel({ model: id, apiKey: x.apiKey, baseURL, maxRetries: settings.maxRetries, prices: settings.prices });
+  const modelFor = (id: string): Model => lazyModel(id, () => jobModel(settings, x.env, x.apiKey, id));
   const result = await runTask({
     settings,
     model: run.asked.model ? modelFor(run.asked.model) : run.model,

@@ -2,7 +2,6 @@
 // answering rather than before the first request: a refused or skipped trigger never parses them.
 
 export const load = {
-  anthropic: () => import('../model/anthropic/index.js'),
   credentials: () => import('../git/credentials.js'),
   deliver: () => import('./deliver.js'),
   repo: () => import('../git/repo.js'),

@@ -13,6 +13,8 @@ import { setOutputs } from './report.js';
 import { readRunnerEnv, type RunnerEnv } from './runner.js';
 import type { PrepareSandbox } from './sandbox.js';
 import { readSettings, type ActionSettings } from './settings.js';
+import { providerFrom } from '../model/registry.js';
+import { providerSecrets } from '../model/secrets.js';
 
 export type { ActionIo, ActionOutcome } from './io.js';
 
@@ -56,8 +58,9 @@ export async function runAction(deps: ActionDeps): Promise<ActionOutcome> {
   const startedAt = Date.now();
   const settings = readSettings(io.getInput, env);
   const apiKey = settings.anthropicApiKey || env['ANTHROPIC_API_KEY'] || '';
-  const redactor = new Redactor([apiKey, settings.githubToken].filter((s) => s.length > 0));
-  for (const secret of [apiKey, settings.githubToken]) if (secret) io.setSecret(secret);
+  const secrets = [apiKey, settings.githubToken, settings.openaiApiKey, ...providerSecrets(env)].filter((s) => s.length > 0);
+  const redactor = new Redactor(secrets);
+  for (const secret of secrets) io.setSecret(secret);
   const runner = readRunnerEnv(env);
   const event = readEvent(runner);
   const decision = findRunTrigger(event, settings);
@@ -80,7 +83,9 @@ export async function runAction(deps: ActionDeps): Promise<ActionOutcome> {
     return { conclusion: 'unauthorized', reason: auth.reason };
   }
   io.info(`agent-action: ${trigger.source} trigger; ${auth.reason}`);
-  if (!apiKey) throw new Error('input anthropic-api-key: is required (or set ANTHROPIC_API_KEY)');
+  if (!apiKey && providerFrom(settings.provider, env) === 'anthropic') {
+    throw new Error('input anthropic-api-key: is required (or set ANTHROPIC_API_KEY)');
+  }
   return new Job({
     early,
     settings,

@@ -20,6 +20,10 @@ export const ActionSettingsSchema = LoopSettingsSchema.extend({
   assigneeTrigger: z.string().trim().default(''),
   /** Anthropic API key (else env ANTHROPIC_API_KEY). */
   anthropicApiKey: z.string().trim().default(''),
+  /** OpenAI-compatible endpoint's key (else env OPENAI_API_KEY), for provider openai. */
+  openaiApiKey: z.string().trim().default(''),
+  /** OpenAI-compatible endpoint (else env OPENAI_BASE_URL), for provider openai. */
+  openaiBaseUrl: z.union([z.literal(''), z.url()]).default(''),
   /** Anthropic-compatible endpoint (else env ANTHROPIC_BASE_URL). */
   anthropicBaseUrl: z.union([z.literal(''), z.url()]).default(''),
   /** Token for REST calls and push. */
@@ -81,6 +85,9 @@ export const INPUT_NAMES: Readonly<Record<string, string>> = {
   allowedTools: 'allowed-tools',
   disallowedTools: 'disallowed-tools',
   settings: 'settings',
+  provider: 'provider',
+  openaiApiKey: 'openai-api-key',
+  openaiBaseUrl: 'openai-base-url',
   agents: 'agents',
   mcpConfig: 'mcp-config',
   mode: 'mode',

@@ -8,6 +8,7 @@ prints progress on stderr.
 
 Options:
   --cwd DIR               workspace the tools are confined to (default: .)
+  --provider NAME         anthropic (default), bedrock, vertex or openai (OPENAI_API_KEY, OPENAI_BASE_URL)
   --model ID              model id (default: claude-sonnet-5-5)
   --max-steps N           model calls at most (default: 40)
   --max-cost-usd X        spend cap in USD (default: 5)
@@ -36,7 +37,7 @@ Options:
   -h, --help              this text
   -v, --version           the version
 
-Environment: ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL.
+Environment: ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL; for the other providers their own (see the README).
 Exit code: 0 on success, 2 for bad usage or configuration, 1 otherwise.`;
 
 export interface CliOptions {
@@ -63,6 +64,7 @@ export type ParsedCli = { kind: 'run'; options: CliOptions } | { kind: 'help' } 
 
 const OPTION_NAMES: Readonly<Record<string, string>> = {
   model: '--model',
+  provider: '--provider',
   maxSteps: '--max-steps',
   maxCostUsd: '--max-cost-usd',
   maxRetries: '--max-retries',
@@ -75,6 +77,7 @@ const OPTION_NAMES: Readonly<Record<string, string>> = {
 const OPTIONS = {
   cwd: { type: 'string' },
   model: { type: 'string' },
+  provider: { type: 'string' },
   'max-steps': { type: 'string' },
   'max-cost-usd': { type: 'string' },
   'max-retries': { type: 'string' },
@@ -118,6 +121,7 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv = {}): 
 function runOptions(values: Values, prompt: string, env: NodeJS.ProcessEnv): ParsedCli {
   const settings = LoopSettingsSchema.safeParse({
     model: values.model,
+    provider: values.provider,
     maxSteps: values['max-steps'],
     maxCostUsd: values['max-cost-usd'],
     maxRetries: values['max-retries'],

@@ -4,7 +4,7 @@ import { readTranscript, TranscriptWriter } from '../agent/transcript.js';
 import { repairHistory } from '../agent/history.js';
 import { loadCliSettings, mergeSettings, ruleLists, type TrustedSettings } from '../config/index.js';
 import { textMessage, type Message } from '../core/messages.js';
-import { AnthropicModel } from '../model/anthropic/index.js';
+import { createModel, lazyModel, providerFrom } from '../model/registry.js';
 import type { Sandbox } from '../sandbox/index.js';
 import { runTask, type TaskResult } from '../task.js';
 import { toolEnvironment } from '../tools/env.js';
@@ -115,14 +115,9 @@ async function run(options: CliOptions, apiKey: string, io: CliIo): Promise<{ re
   });
   for (const failure of mcp?.tools.failures ?? []) say(`MCP server ${failure.server} left out: ${failure.reason}`);
   const { settings } = options;
-  const modelFor = (id: string) =>
-    new AnthropicModel({
-      model: id,
-      apiKey,
-      baseURL: io.env['ANTHROPIC_BASE_URL'] || undefined,
-      maxRetries: settings.maxRetries,
-      prices: settings.prices,
-    });
+  const provider = providerFrom(settings.provider, io.env);
+  const shared = { maxRetries: settings.maxRetries, prices: settings.prices, env: io.env, apiKey };
+  const modelFor = (id: string) => lazyModel(id, () => createModel(provider, { ...shared, model: id }));
   const model = modelFor(ext.model ?? settings.model);
   try {
     const result = await runTask({
@@ -185,8 +180,8 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     io.stderr.write(`agent-action: ${parsed.message}\n\n${USAGE}\n`);
     return 2;
   }
-  const apiKey = io.env['ANTHROPIC_API_KEY'];
-  if (!apiKey) {
+  const apiKey = io.env['ANTHROPIC_API_KEY'] ?? '';
+  if (!apiKey && providerFrom(parsed.options.settings.provider, io.env) === 'anthropic') {
     io.stderr.write('agent-action: set ANTHROPIC_API_KEY (and ANTHROPIC_BASE_URL for another endpoint)\n');
     return 2;
   }

@@ -17,24 +17,34 @@ export interface AnthropicModelOptions {
   /** Price overrides by model id prefix, on top of the built-in table. */
   prices?: Readonly<Record<string, Price>>;
   fetch?: typeof fetch;
+  /**
+   * Another client with the same Messages API (Bedrock's or Vertex's SDK): requests, streaming,
+   * errors and retries are then shaped exactly as for the Anthropic API.
+   */
+  client?: MessagesClient;
 }
+
+/** What the adapter needs of a client: the Messages API's streaming call. */
+export type MessagesClient = Pick<Anthropic, 'messages'>;
 
 /** Claude through the Anthropic Messages API, streamed. */
 export class AnthropicModel implements Model {
   readonly id: string;
-  private readonly client: Anthropic;
+  private readonly client: MessagesClient;
   /** Looked up once per model id rather than on every call. */
   private readonly prices = new Map<string, Price>();
 
   constructor(private readonly options: AnthropicModelOptions) {
     this.id = options.model;
-    this.client = new Anthropic({
-      apiKey: options.apiKey ?? null,
-      baseURL: options.baseURL ?? null,
-      maxRetries: options.maxRetries,
-      timeout: options.timeoutMs ?? 10 * 60_000,
-      fetch: spendLimitAwareFetch(options.fetch ?? globalThis.fetch),
-    });
+    this.client =
+      options.client ??
+      new Anthropic({
+        apiKey: options.apiKey ?? null,
+        baseURL: options.baseURL ?? null,
+        maxRetries: options.maxRetries,
+        timeout: options.timeoutMs ?? 10 * 60_000,
+        fetch: spendLimitAwareFetch(options.fetch ?? globalThis.fetch),
+      });
   }
 
   private bill(model: string, usage: Usage): Billed {

@@ -1,0 +1,49 @@
+import type { Model } from '../core/model.js';
+import type { Provider, ProviderOptions } from './provider.js';
+
+export type { Provider, ProviderOptions } from './provider.js';
+
+/**
+ * The provider's adapter, loaded when chosen: a run on the Anthropic API never loads the AWS,
+ * Google or OpenAI clients.
+ */
+export async function createModel(provider: Provider, o: ProviderOptions): Promise<Model> {
+  switch (provider) {
+    case 'anthropic': {
+      const { AnthropicModel } = await import('./anthropic/index.js');
+      const apiKey = o.apiKey || o.env['ANTHROPIC_API_KEY'] || undefined;
+      const baseURL = o.baseURL || o.env['ANTHROPIC_BASE_URL'] || undefined;
+      return new AnthropicModel({ model: o.model, apiKey, baseURL, maxRetries: o.maxRetries, ...(o.prices ? { prices: o.prices } : {}) });
+    }
+    case 'bedrock':
+      return (await import('./bedrock/index.js')).bedrockModel(o);
+    case 'vertex':
+      return (await import('./vertex/index.js')).vertexModel(o);
+    case 'openai':
+      return (await import('./openai/index.js')).openaiModel(o);
+  }
+}
+
+/** The provider the settings name, else the one Claude Code's variables select, else Anthropic. */
+export function providerFrom(setting: string, env: Readonly<Record<string, string | undefined>>): Provider {
+  if (setting === 'anthropic' || setting === 'bedrock' || setting === 'vertex' || setting === 'openai') return setting;
+  if (env['CLAUDE_CODE_USE_BEDROCK'] === '1') return 'bedrock';
+  if (env['CLAUDE_CODE_USE_VERTEX'] === '1') return 'vertex';
+  return 'anthropic';
+}
+
+/** Variables that hold a provider's credentials: their values are redacted from everything posted. */
+export const PROVIDER_SECRET_VARIABLES = [
+  'ANTHROPIC_API_KEY',
+  'AWS_ACCESS_KEY_ID',
+  'AWS_SECRET_ACCESS_KEY',
+  'AWS_SESSION_TOKEN',
+  'AWS_BEARER_TOKEN_BEDROCK',
+  'OPENAI_API_KEY',
+];
+
+/** A model made on its first call: a subagent or command that names another model costs nothing until used. */
+export function lazyModel(id: string, make: () => Promise<Model>): Model {
+  let made: Promise<Model> | undefined;
+  return { id, send: async (request) => (await (made ??= make())).send(request) };
+}
