@@ -1,13 +1,5 @@
 import type { TrustedSettings } from './config/index.js';
-import {
-  expandMcpConfig,
-  mergeMcpConfigs,
-  parseMcpConfig,
-  serverPrefixes,
-  startMcpServers,
-  type McpConfig,
-  type McpToolSet,
-} from './tools/mcp/index.js';
+import type { McpConfig, McpToolSet } from './tools/mcp/index.js';
 
 /** One MCP configuration and where it came from. */
 export interface McpSource {
