@@ -343,7 +343,15 @@ describe('bwrapArgs', () => {
 /** Emits the sandbox and Bash tool modules as plain JS next to the project's node_modules, for a child node process. */
 async function transpileTools(dir: string): Promise<void> {
   const sandboxModules = (await fs.readdir(path.join('src', 'sandbox'))).map((file) => path.join('sandbox', path.parse(file).name));
-  for (const name of [...sandboxModules, 'core/paths', 'tools/builtin/bash', 'tools/output', 'tools/tool', 'tools/tool-error']) {
+  for (const name of [
+    ...sandboxModules,
+    'core/paths',
+    'tools/builtin/bash',
+    'tools/output',
+    'tools/tool',
+    'tools/tool-error',
+    'tools/process-group',
+  ]) {
     const source = await fs.readFile(path.join('src', `${name}.ts`), 'utf8');
     const { outputText } = ts.transpileModule(source, {
       compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },

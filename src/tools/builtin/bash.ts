@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { z } from 'zod';
 import { CappedCollector } from '../output.js';
 import { defineTool, ToolError, type ToolDefinition } from '../tool.js';
+import { killGroup, settle } from '../process-group.js';
 
 const DEFAULT_TIMEOUT_MS = 120_000;
 const MAX_TIMEOUT_MS = 600_000;
@@ -40,15 +41,6 @@ const schema = z.object({
   description: z.string().optional().describe('What the command does in 5-10 words, shown to the people following the run.'),
 });
 
-function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
-  if (pid === undefined) return;
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    // ESRCH: every process of the group has already exited.
-  }
-}
-
 /** Resolves when the main process exits, stopping the group first on timeout or cancellation. */
 function waitForExit(child: ChildProcess, spec: RunSpec): Promise<Ending> {
   return new Promise((resolve, reject) => {
@@ -77,15 +69,6 @@ function waitForExit(child: ChildProcess, spec: RunSpec): Promise<Ending> {
       resolve(forced ?? { kind: 'exit', code, signal });
     });
   });
-}
-
-/** Waits for the pipes to close, but at most ms: a background process may hold them forever. */
-function settle(closed: Promise<void>, ms: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<void>((resolve) => {
-    timer = setTimeout(resolve, ms);
-  });
-  return Promise.race([closed, timeout]).finally(() => clearTimeout(timer));
 }
 
 async function runProcess(spec: RunSpec): Promise<{ output: string; ending: Ending }> {

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { CappedCollector } from '../output.js';
+import { killGroup, settle } from '../process-group.js';
 
 /** Characters kept of each of stdout and stderr: a hook's answer is small, a runaway one must not fill memory. */
 export const HOOK_OUTPUT_LIMIT = 64 * 1024;
@@ -43,15 +44,6 @@ type Ending =
   | { kind: 'cancelled' }
   | { kind: 'error'; message: string };
 
-function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
-  if (pid === undefined) return;
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    // ESRCH: every process of the group has already exited.
-  }
-}
-
 /** Resolves when the main process exits (or fails to start), stopping the group first on timeout or abort. */
 function waitForExit(child: ChildProcess, spec: HookProcessSpec, killGraceMs: number): Promise<Ending> {
   return new Promise((resolve) => {
@@ -80,15 +72,6 @@ function waitForExit(child: ChildProcess, spec: HookProcessSpec, killGraceMs: nu
       resolve(forced ?? { kind: 'exit', code, signal });
     });
   });
-}
-
-/** Waits for the pipes to close, but at most ms: a background process may hold them forever. */
-function settle(closed: Promise<void>, ms: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<void>((resolve) => {
-    timer = setTimeout(resolve, ms);
-  });
-  return Promise.race([closed, timeout]).finally(() => clearTimeout(timer));
 }
 
 function notStarted(started: number, message: string, cancelled = false): HookProcessResult {
