@@ -8,6 +8,7 @@ import { cachePerformance, contextEconomy, loopOverhead, memoryPeak } from './lo
 import { searchSpeed } from './search.js';
 import { bundleSize } from './bundle.js';
 import { mcpStartup, subagentFanOut } from './extensions.js';
+import { providerRuns } from './providers.js';
 import { fmt, row } from './stats.js';
 
 const RUNS = Number(process.env['BENCH_RUNS'] ?? 15);
@@ -75,6 +76,11 @@ try {
     console.log(row('CLI start to first request, two stdio MCP servers', fmt(m.subject), `${(m.subject / m.baseline).toFixed(2)}x`));
     const f = await subagentFanOut();
     console.log(row(`one turn starting ${f.subagents} subagents, each answering after 1 s`, fmt(f.ms)));
+  }
+  if (want('providers')) {
+    const p = await providerRuns(dir, Math.max(5, Math.floor(RUNS / 2)));
+    console.log('\n# providers: a one-step CLI run, start to exit, against each fake');
+    for (const [name, ms] of Object.entries(p)) console.log(row(name, fmt(ms), `${(ms / p['anthropic']!).toFixed(2)}x`));
   }
   if (want('bundle')) {
     const b = bundleSize();

@@ -39,6 +39,8 @@ export interface RunRequest {
   event: string;
   payload: unknown;
   inputs?: Record<string, string>;
+  /** More of the runner's environment (a provider's credentials, say). */
+  env?: Record<string, string>;
   runId?: string;
   attempt?: string;
 }
@@ -161,6 +163,7 @@ export async function makeWorld(o: WorldOptions): Promise<World> {
       GITHUB_OUTPUT: outputPath,
       GITHUB_STEP_SUMMARY: summaryPath,
       RUNNER_TEMP: runnerTemp,
+      ...r.env,
     };
     for (const [name, value] of Object.entries(inputs)) childEnv[`INPUT_${name.toUpperCase()}`] = value;
     return { childEnv, outputPath, summaryPath };

@@ -1,0 +1,95 @@
+import { jest } from '@jest/globals';
+import { commentPayload } from '../../test-support/action-payloads.js';
+import { makeWorld, OWNER, REPO, type World } from '../../test-support/action-world.js';
+import { startBedrockServer } from '../../test-support/bedrock-server.js';
+import { startOpenAIServer } from '../../test-support/openai-server.js';
+
+jest.setTimeout(60_000);
+
+const MAIN = {
+  'package.json': '{ "name": "calc", "type": "module", "scripts": { "test": "node --test" } }\n',
+  'math.js': 'export function add(a, b) {\n  return a - b;\n}\n',
+  'math.test.js':
+    "import test from 'node:test';\nimport assert from 'node:assert/strict';\nimport { add } from './math.js';\n\ntest('adds', () => {\n  assert.equal(add(2, 3), 5);\n});\n",
+};
+
+const closers: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const close of closers.splice(0)) await close();
+});
+
+/** A PR whose branch has the failing test; the model the world scripts is not used. */
+async function prWorld(): Promise<World> {
+  const w = await makeWorld({
+    main: MAIN,
+    branches: { 'fix-math': { 'notes.md': 'wip\n' } },
+    script: [],
+    sim: { permissions: { alice: 'write' } },
+  });
+  closers.push(() => w.close());
+  const headSha = w.remoteGit(['rev-parse', 'fix-math']).trim();
+  const pull = { headRef: 'fix-math', headSha, headRepoFullName: `${OWNER}/${REPO}`, baseRef: 'main', files: [], diff: '' };
+  w.sim.issues.set(7, { number: 7, title: 'Math', body: '', user: { login: 'bob' }, comments: [], pull });
+  return w;
+}
+
+const payload = () => commentPayload({ number: 7, body: '/agent fix the failing test', by: { login: 'alice', id: 501 }, onPull: true });
+
+describe('the action (dist/index.js) on the other providers: fix the failing test and push it', () => {
+  it('on Bedrock, with the keys configure-aws-credentials leaves, none of them in anything posted', async () => {
+    const credentials = {
+      accessKeyId: 'AKIAEXAMPLEACTION001',
+      secretAccessKey: 'bedrock-action-secret-0123456789abcdef',
+      sessionToken: 'session-token-canary-0123456789',
+    };
+    const tool = (name: string, input: unknown) => ({ content: [{ type: 'tool_use' as const, name, input }] });
+    const server = await startBedrockServer({
+      region: 'us-east-1',
+      credentials,
+      script: [
+        tool('Edit', { file_path: 'math.js', old_string: 'return a - b;', new_string: 'return a + b;' }),
+        { content: [{ type: 'text', text: 'Fixed add().' }] },
+      ],
+    });
+    closers.push(() => server.close());
+    const w = await prWorld();
+    const env = {
+      AWS_REGION: 'us-east-1',
+      AWS_ACCESS_KEY_ID: credentials.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: credentials.secretAccessKey,
+      AWS_SESSION_TOKEN: credentials.sessionToken,
+      ANTHROPIC_BEDROCK_BASE_URL: server.url,
+    };
+    const inputs = { provider: 'bedrock', model: 'us.anthropic.claude-sonnet-5-5-20260601-v1:0', 'anthropic-api-key': '' };
+    const r = await w.run({ event: 'issue_comment', payload: payload(), inputs, env });
+    expect(r.outputs['conclusion']).toBe('success');
+    expect(w.remoteGit(['show', 'fix-math:math.js'])).toContain('return a + b;');
+    expect(Number(r.outputs['cost-usd'])).toBeGreaterThan(0);
+    const posted = JSON.stringify([...w.sim.issues.values()]) + r.summary + JSON.stringify(r.outputs);
+    for (const secret of [credentials.secretAccessKey, credentials.sessionToken]) expect(posted).not.toContain(secret);
+  });
+
+  it('on an OpenAI-compatible endpoint named by the inputs', async () => {
+    const server = await startOpenAIServer({
+      requireApiKey: 'sk-openai-action-canary-7',
+      script: [
+        { toolCalls: [{ name: 'Edit', arguments: { file_path: 'math.js', old_string: 'return a - b;', new_string: 'return a + b;' } }] },
+        { text: 'Fixed add().' },
+      ],
+    });
+    closers.push(() => server.close());
+    const w = await prWorld();
+    const inputs = {
+      provider: 'openai',
+      model: 'qwen-coder',
+      'openai-api-key': 'sk-openai-action-canary-7',
+      'openai-base-url': server.url,
+      'anthropic-api-key': '',
+    };
+    const r = await w.run({ event: 'issue_comment', payload: payload(), inputs });
+    expect(r.outputs['conclusion']).toBe('success');
+    expect(w.remoteGit(['show', 'fix-math:math.js'])).toContain('return a + b;');
+    expect(server.validationErrors).toEqual([]);
+    expect(JSON.stringify([...w.sim.issues.values()]) + r.summary).not.toContain('sk-openai-action-canary-7');
+  });
+});
