@@ -3,6 +3,9 @@ import { commentPayload } from '../../test-support/action-payloads.js';
 import { makeWorld, OWNER, REPO, type World } from '../../test-support/action-world.js';
 import { startBedrockServer } from '../../test-support/bedrock-server.js';
 import { startOpenAIServer } from '../../test-support/openai-server.js';
+import { JWT_TOKEN_TYPE, startVertexServer } from '../../test-support/vertex-server.js';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 
 jest.setTimeout(60_000);
 
@@ -91,5 +94,48 @@ describe('the action (dist/index.js) on the other providers: fix the failing tes
     expect(w.remoteGit(['show', 'fix-math:math.js'])).toContain('return a + b;');
     expect(server.validationErrors).toEqual([]);
     expect(JSON.stringify([...w.sim.issues.values()]) + r.summary).not.toContain('sk-openai-action-canary-7');
+  });
+
+  it('on Vertex AI, with the credentials file google-github-actions/auth leaves (workload identity federation)', async () => {
+    const audience = '//iam.googleapis.com/projects/1/locations/global/workloadIdentityPools/gh/providers/calc';
+    const oidc = 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJyZXBvOmNhbGMifQ.action-oidc-canary';
+    const server = await startVertexServer({
+      project: 'calc-project',
+      region: 'us-east5',
+      workloadIdentity: { subjectToken: oidc, audience },
+      script: [
+        {
+          content: [
+            { type: 'tool_use', name: 'Edit', input: { file_path: 'math.js', old_string: 'return a - b;', new_string: 'return a + b;' } },
+          ],
+        },
+        { content: [{ type: 'text', text: 'Fixed add().' }] },
+      ],
+    });
+    closers.push(() => server.close());
+    const w = await prWorld();
+    const tokenFile = join(w.root, 'oidc-token');
+    const credentialsFile = join(w.root, 'gha-creds.json');
+    await writeFile(tokenFile, oidc);
+    const file = {
+      type: 'external_account',
+      audience,
+      subject_token_type: JWT_TOKEN_TYPE,
+      token_url: `${server.url}/sts`,
+      credential_source: { file: tokenFile },
+    };
+    await writeFile(credentialsFile, JSON.stringify(file));
+    const env = {
+      ANTHROPIC_VERTEX_PROJECT_ID: 'calc-project',
+      CLOUD_ML_REGION: 'us-east5',
+      GOOGLE_APPLICATION_CREDENTIALS: credentialsFile,
+      ANTHROPIC_VERTEX_BASE_URL: `${server.url}/v1`,
+    };
+    const inputs = { provider: 'vertex', model: 'claude-sonnet-5-5@20260601', 'anthropic-api-key': '' };
+    const r = await w.run({ event: 'issue_comment', payload: payload(), inputs, env });
+    expect(r.outputs['conclusion']).toBe('success');
+    expect(w.remoteGit(['show', 'fix-math:math.js'])).toContain('return a + b;');
+    expect(server.exchanges.length).toBeGreaterThan(0);
+    expect(JSON.stringify([...w.sim.issues.values()]) + r.summary + r.stdout).not.toContain(oidc);
   });
 });

@@ -41,7 +41,7 @@ function routedFetch(tokenUrl: string): typeof fetch {
 }
 
 /** The real loop against the fake, with the key file google-github-actions/auth leaves. */
-async function run(script: Script): Promise<LoopResult> {
+async function run(script: Script, overrides: Parameters<typeof loopConfig>[2] = {}): Promise<LoopResult> {
   server = await startVertexServer({ script, project: PROJECT, region: REGION, serviceAccount: { clientEmail: EMAIL, publicKey } });
   dir = await mkdtemp(join(tmpdir(), 'agent-vertex-'));
   const keyFile = join(dir, '..', `${dir.split('/').pop() ?? 'x'}-sa.json`);
@@ -69,7 +69,9 @@ async function run(script: Script): Promise<LoopResult> {
     },
   });
   try {
-    return await runLoop(loopConfig(model, workspace, { sleep: () => Promise.resolve() }), [{ role: 'user', content: 'do the task' }]);
+    return await runLoop(loopConfig(model, workspace, { sleep: () => Promise.resolve(), ...overrides }), [
+      { role: 'user', content: 'do the task' },
+    ]);
   } finally {
     await rm(keyFile, { force: true });
   }
@@ -78,6 +80,28 @@ async function run(script: Script): Promise<LoopResult> {
 const predictions = () => server!.requests.filter((q) => q.path.endsWith(':streamRawPredict'));
 
 describe('Claude on Vertex AI', () => {
+  it('is retried by the SDK after a 529 and then succeeds, as on the other providers', async () => {
+    const overloaded = {
+      kind: 'error' as const,
+      status: 529,
+      type: 'overloaded_error',
+      message: 'Overloaded',
+      headers: { 'retry-after-ms': '5' },
+    };
+    const r = await run([overloaded, text('after the retry')]);
+    expect(r.conclusion).toBe('success');
+    expect(predictions()).toHaveLength(2);
+  });
+
+  it('stops at the step limit as on the other providers', async () => {
+    const call = {
+      content: [{ type: 'tool_use' as const, name: 'TodoWrite', input: { todos: [{ content: 'x', status: 'in_progress' }] } }],
+    };
+    const r = await run([call, call, call], { limits: { maxSteps: 2, maxCostUsd: 5, deadline: Infinity } });
+    expect(r.conclusion).toBe('max-steps');
+    expect(predictions()).toHaveLength(2);
+  });
+
   it('answers directly, with a token from the service-account grant', async () => {
     const r = await run([text('All done.')]);
     expect(r.conclusion).toBe('success');
