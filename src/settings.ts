@@ -83,6 +83,10 @@ export const LoopSettingsSchema = z.object({
   toolOutputLimit: positiveInt.default(30000),
   /** Prompt tokens past which older tool output is cleared from the context. */
   compactAtTokens: positiveInt.default(150000),
+  /** A command that decides when the work is done (`npm test`); '' for none. */
+  verify: z.string().trim().default(''),
+  /** Failed verifications before the run ends as unverified. */
+  verifyAttempts: positiveInt.default(3),
   /** Price overrides (see PricesSchema); also read from AGENT_ACTION_PRICES. */
   prices: PricesSchema.default({}),
 });

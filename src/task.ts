@@ -6,6 +6,9 @@ import { systemPrompt } from './prompt/system.js';
 import { preloadWhileAnswering } from './tools/lazy.js';
 import { UsageMeter } from './agent/meter.js';
 import { taskTools } from './task-tools.js';
+import type { LoopHooks } from './agent/config.js';
+import { toolEnvironment } from './tools/env.js';
+import { verification, type Verification } from './verify.js';
 import { skillsPromptSection } from './extensions/index.js';
 import { Workspace } from './tools/workspace.js';
 
@@ -15,6 +18,8 @@ export type { TaskEvents } from './task-events.js';
 export { defaultRules, type SubagentDefinition, type TaskOptions } from './task-options.js';
 
 export interface TaskResult extends LoopResult {
+  /** Whether the verify command passed in the end; null when none is set or it never ran. */
+  verified: boolean | null;
   changedFiles: string[];
   durationMs: number;
 }
@@ -45,6 +50,7 @@ export async function runTask(o: TaskOptions): Promise<TaskResult> {
   await hooks?.begin(messages, o.signal);
   o.transcript?.write({ type: 'system', system, tools: names, model: settings.model, time: new Date().toISOString() });
   for (const message of messages.slice(o.recordMessagesFrom ?? 0)) o.transcript?.write(messageRecord(message));
+  const verify = verifyFor(o, workspace);
   const result = await runLoop(
     {
       model: preloadWhileAnswering(o.model, lazy),
@@ -58,7 +64,8 @@ export async function runTask(o: TaskOptions): Promise<TaskResult> {
       meter,
       ...(o.transcript ? { transcript: o.transcript } : {}),
       ...(o.events ? { events: o.events } : {}),
-      ...(hooks ? { hooks: hooks.loop, stops: hooks.stops } : {}),
+      hooks: endHooks(hooks?.loop, verify),
+      ...(hooks ? { stops: hooks.stops } : {}),
     },
     messages,
   );
@@ -67,5 +74,32 @@ export async function runTask(o: TaskOptions): Promise<TaskResult> {
   // Outside git the only record of what changed is what the tools wrote.
   const fromGit = await changedSince(workspace.root, await takeOnce());
   const changedFiles = fromGit ?? [...written].map((p) => workspace.relative(resolve(workspace.root, p))).sort();
-  return { ...result, changedFiles, durationMs: Date.now() - started };
+  return { ...result, changedFiles, durationMs: Date.now() - started, verified: verify?.passed() ?? null };
+}
+
+/** The verify command of the settings, run when the model ends; null when none is set. */
+function verifyFor(o: TaskOptions, workspace: Workspace): Verification | null {
+  const { settings } = o;
+  if (!settings.verify) return null;
+  return verification({
+    command: settings.verify,
+    attempts: settings.verifyAttempts,
+    workspace,
+    env: toolEnvironment(o.env),
+    wrap: o.wrap,
+    outputLimit: settings.toolOutputLimit,
+    transcript: o.transcript,
+    onNotice: o.events?.onNotice,
+  });
+}
+
+/** The Stop hooks have their say first; once they let the model finish, the verify command does. */
+function endHooks(hooks: LoopHooks | undefined, verify: Verification | null): LoopHooks {
+  return {
+    ...hooks,
+    async onEnd(text, again, signal) {
+      const held = (await hooks?.onEnd?.(text, again, signal)) ?? null;
+      return held ?? (verify ? verify.hook(text, again, signal) : null);
+    },
+  };
 }

@@ -122,7 +122,8 @@ export class Job {
       const delivery = await this.mode.deliver(result, work);
       const notes = [delivery.note, note, sandboxNote(sandbox, settings)].filter((n): n is string => Boolean(n));
       const { startedAt } = this.j;
-      const report = finalReport(result, delivery, { runUrl: this.link, startedAt, notes, refused: this.tracking.refused });
+      const { refused } = this.tracking;
+      const report = finalReport(result, delivery, { runUrl: this.link, startedAt, notes, refused, verify: settings.verify });
       await this.tracking.finish(report);
       const trigger = `${this.j.trigger.source} by ${this.j.trigger.requester ? `@${this.j.trigger.requester.login}` : 'the workflow'}`;
       await publish(io, redactor, report, result, delivery, { commentUrl: this.tracking.url, transcript, trigger });

@@ -19,6 +19,7 @@ type OutputName =
   | 'cache-read-tokens'
   | 'cost-usd'
   | 'transcript'
+  | 'verified'
   | 'review-url'
   | 'review-comments';
 export type Outputs = Partial<Record<OutputName, string>>;
@@ -32,7 +33,7 @@ export function setOutputs(io: ActionIo, redactor: Redactor, outputs: Outputs): 
 export function finalReport(
   result: TaskResult,
   delivery: Delivery,
-  o: { runUrl: string; startedAt: number; notes: string[]; refused?: FinalReport['refused'] },
+  o: { runUrl: string; startedAt: number; notes: string[]; refused?: FinalReport['refused']; verify?: string },
 ): FinalReport {
   return {
     conclusion: result.conclusion,
@@ -53,6 +54,7 @@ export function finalReport(
     ...(o.notes.length > 0 ? { note: o.notes.join(' ') } : {}),
     ...(o.refused && o.refused.count > 0 ? { refused: o.refused } : {}),
     ...(delivery.review ? { review: delivery.review } : {}),
+    ...(result.verified !== null && o.verify ? { verified: { command: o.verify, passed: result.verified } } : {}),
   };
 }
 
@@ -102,6 +104,7 @@ export async function publish(
     'cache-read-tokens': String(result.usage.cache_read_input_tokens),
     'cost-usd': result.costUsd.toFixed(6),
     transcript: p.transcript,
+    verified: result.verified === null ? '' : String(result.verified),
     'review-url': delivery.review?.url ?? '',
     'review-comments': delivery.review ? String(delivery.review.comments) : '',
   });

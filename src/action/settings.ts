@@ -85,6 +85,8 @@ export const INPUT_NAMES: Readonly<Record<string, string>> = {
   allowedTools: 'allowed-tools',
   disallowedTools: 'disallowed-tools',
   settings: 'settings',
+  verify: 'verify',
+  verifyAttempts: 'verify-attempts',
   provider: 'provider',
   openaiApiKey: 'openai-api-key',
   openaiBaseUrl: 'openai-base-url',

@@ -30,6 +30,8 @@ Options:
                           (also AGENT_ACTION_PRICES), e.g. '{"my-model": {"input": 1, "output": 5}}'
   --sandbox MODE          run Bash under bubblewrap: off (default), auto, strict
   --network on|off        network inside the sandbox (default: on)
+  --verify CMD            when the model ends, CMD decides whether it is done (exit 0); on a failure the
+                          model goes on, up to --verify-attempts N (default 3)
   --transcript FILE       append every message as JSONL
   --resume FILE           continue a transcript (PROMPT optional)
   --json                  print one JSON object on stdout at the end
@@ -71,6 +73,8 @@ const OPTION_NAMES: Readonly<Record<string, string>> = {
   timeoutMinutes: '--timeout-minutes',
   allowedTools: '--allowed-tools',
   disallowedTools: '--disallowed-tools',
+  verify: '--verify',
+  verifyAttempts: '--verify-attempts',
   prices: '--prices / AGENT_ACTION_PRICES',
 };
 
@@ -87,6 +91,8 @@ const OPTIONS = {
   settings: { type: 'string' },
   agents: { type: 'string' },
   'mcp-config': { type: 'string', multiple: true },
+  verify: { type: 'string' },
+  'verify-attempts': { type: 'string' },
   'setting-sources': { type: 'string', default: 'all' },
   'append-system-prompt': { type: 'string' },
   prices: { type: 'string' },
@@ -128,6 +134,8 @@ function runOptions(values: Values, prompt: string, env: NodeJS.ProcessEnv): Par
     timeoutMinutes: values['timeout-minutes'],
     allowedTools: values['allowed-tools'],
     disallowedTools: values['disallowed-tools'],
+    verify: values.verify,
+    verifyAttempts: values['verify-attempts'],
     prices: values.prices ?? env['AGENT_ACTION_PRICES'],
   });
   if (!settings.success) return { kind: 'error', message: describeSettingsError(settings.error, OPTION_NAMES) };

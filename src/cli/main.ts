@@ -159,6 +159,7 @@ function printResult(result: TaskResult, options: CliOptions, transcript: Transc
       usage: result.usage,
       cost_usd: Number(result.costUsd.toFixed(6)),
       changed_files: result.changedFiles,
+      ...(result.verified !== null ? { verified: result.verified } : {}),
       ...(result.reason ? { reason: result.reason } : {}),
       duration_ms: result.durationMs,
       ...(transcript ? { transcript: transcript.path } : {}),

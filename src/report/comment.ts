@@ -37,10 +37,19 @@ export interface FinalReport {
   pushed: boolean;
   /** e.g. 'fork PR: not pushed, apply the diff below', 'nothing changed', 'workflow files not pushed' */
   note?: string;
+  /** The verify command and whether it passed in the end. */
+  verified?: { command: string; passed: boolean };
   /** The pull request review a review run posted. */
   review?: { url: string; comments: number; folded: number; bySeverity: Record<string, number> };
   /** Calls the rules or hooks refused: how many, and the first few with the reason given. */
   refused?: { count: number; first: { tool: string; reason: string }[] };
+}
+
+/** The refused calls in one line, so a maintainer can tune the rules; null when there were none. */
+export function verifiedLine(r: FinalReport): string | null {
+  if (!r.verified) return null;
+  const how = r.verified.passed ? '✅ **Verified**' : '❌ **Unverified**: still failing';
+  return `${how} by \`${inline(r.verified.command, 200)}\``;
 }
 
 /** The refused calls in one line, so a maintainer can tune the rules; null when there were none. */
@@ -200,6 +209,8 @@ function render(r: FinalReport, text: string, diffPart: string | null): string {
   if (r.note) parts.push(`> **Note:** ${inline(r.note, 1000)}`);
   const refused = refusedLine(r);
   if (refused) parts.push(refused);
+  const verified = verifiedLine(r);
+  if (verified) parts.push(verified);
   parts.push(text);
   const links = linksLine(r);
   if (links) parts.push(links);

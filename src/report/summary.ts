@@ -1,4 +1,14 @@
-import { closeOpenFence, cutText, cutToLines, diffSummary, fencedBlock, inline, refusedLine, type FinalReport } from './comment.js';
+import {
+  closeOpenFence,
+  cutText,
+  cutToLines,
+  diffSummary,
+  fencedBlock,
+  inline,
+  refusedLine,
+  verifiedLine,
+  type FinalReport,
+} from './comment.js';
 import { formatDuration, formatUsd } from './format.js';
 
 /** GitHub accepts 1 MiB per step summary; this leaves room for the table and notes. */
@@ -68,6 +78,8 @@ function render(r: SummaryReport, text: string, diff: string | null): string {
   if (r.note) parts.push(`> **Note:** ${inline(r.note, 1000)}`);
   const refused = refusedLine(r);
   if (refused) parts.push(refused);
+  const verified = verifiedLine(r);
+  if (verified) parts.push(verified);
   parts.push('### Result', text);
   const files = filesList(r.changedFiles);
   if (files) parts.push(files);

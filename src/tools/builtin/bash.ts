@@ -16,9 +16,9 @@ export interface BashToolOptions {
   killGraceMs?: number;
 }
 
-type Ending = { kind: 'exit'; code: number | null; signal: NodeJS.Signals | null } | { kind: 'timeout' } | { kind: 'cancelled' };
+export type Ending = { kind: 'exit'; code: number | null; signal: NodeJS.Signals | null } | { kind: 'timeout' } | { kind: 'cancelled' };
 
-interface RunSpec {
+export interface RunSpec {
   argv: string[];
   cwd: string;
   env: Record<string, string>;
@@ -71,7 +71,8 @@ function waitForExit(child: ChildProcess, spec: RunSpec): Promise<Ending> {
   });
 }
 
-async function runProcess(spec: RunSpec): Promise<{ output: string; ending: Ending }> {
+/** One command in its own process group, stdin closed, output capped; also what `verify` runs with. */
+export async function runProcess(spec: RunSpec): Promise<{ output: string; ending: Ending }> {
   const [file, ...args] = spec.argv;
   if (file === undefined) throw new ToolError('The sandbox produced an empty command line.');
   // detached: the command leads its own process group, so one kill reaches everything it started.
