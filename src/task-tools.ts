@@ -62,7 +62,7 @@ export async function taskTools(o: TaskOptions, c: TaskToolsContext) {
   // The whole stack, known once built: a subagent's calls go through the same rules, hooks and tracking.
   const late: { tools?: ToolSet } = {};
   const { settings } = o;
-  const subagents = (set: ToolSet) =>
+  const withTask = (set: ToolSet) =>
     withSubagents(set, {
       types: subagentTypes(o, workspace.root),
       model: o.model,
@@ -75,6 +75,8 @@ export async function taskTools(o: TaskOptions, c: TaskToolsContext) {
       transcript: o.transcript,
       events: o.events,
     });
+  // Task is added before the command's narrowing, so a command that does not name it has none.
+  const subagents = (set: ToolSet) => (narrow ? withPermissions(withTask(set), narrow, workspace.root) : withTask(set));
   const stack = toolStack({
     workspace,
     env,
@@ -83,10 +85,7 @@ export async function taskTools(o: TaskOptions, c: TaskToolsContext) {
     wrap: o.wrap,
     ready: c.ready,
     extra: [...(o.extraTools ?? []), ...(o.skills && o.skills.length > 0 ? [skillToolSet(o.skills)] : [])],
-    shape: (set) => {
-      const moded = o.tools ? o.tools(set) : set;
-      return narrow ? withPermissions(moded, narrow, workspace.root) : moded;
-    },
+    shape: o.tools,
     subagents,
     hooks: hooks?.tools,
     onTodos: o.events?.onTodos,

@@ -20,7 +20,7 @@ const FILES = {
   '.claude/skills/release/SKILL.md':
     '---\nname: release\ndescription: How this project cuts a release\n---\nBump the version in package.json, then tag it.\n',
   '.claude/commands/tidy.md':
-    '---\nallowed-tools: Read, Skill\ndescription: Tidy a folder\n---\nTidy the folder $1 and report ($ARGUMENTS).\n',
+    '---\nallowed-tools: Read, Skill, Task\ndescription: Tidy a folder\n---\nTidy the folder $1 and report ($ARGUMENTS).\n',
 };
 
 describe('agents, skills and commands through the CLI (dist/cli/index.js)', () => {
@@ -46,9 +46,9 @@ describe('agents, skills and commands through the CLI (dist/cli/index.js)', () =
     const first = server.requests[0]!.body;
     expect(JSON.stringify(first.messages[0]!.content)).toContain('Tidy the folder src and report (src quickly).');
     expect(JSON.stringify(first.system)).toMatch(/# Skills[\s\S]*- release: How this project cuts a release/);
-    // The command's allowed-tools narrow the run: Read and Skill (and Task), no Bash, Edit or Write.
+    // The command's allowed-tools narrow the run: Read, Skill and Task, no Bash, Edit or Write.
     const offered = first.tools!.map((t) => t.name);
-    expect(offered).toEqual(expect.arrayContaining(['Read', 'Skill', 'Task']));
+    expect([...offered].sort()).toEqual(['Read', 'Skill', 'Task']);
     expect(offered).not.toContain('Bash');
     expect(JSON.stringify(server.requests[1]!.body.messages.at(-1)!.content)).toContain('Bump the version in package.json');
     const sub = server.requests[2]!.body;
