@@ -6,15 +6,11 @@ import { startOpenAIServer } from '../../test-support/openai-server.js';
 import { JWT_TOKEN_TYPE, startVertexServer } from '../../test-support/vertex-server.js';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { FAILING_CALC } from '../../test-support/calc-repo.js';
 
 jest.setTimeout(60_000);
 
-const MAIN = {
-  'package.json': '{ "name": "calc", "type": "module", "scripts": { "test": "node --test" } }\n',
-  'math.js': 'export function add(a, b) {\n  return a - b;\n}\n',
-  'math.test.js':
-    "import test from 'node:test';\nimport assert from 'node:assert/strict';\nimport { add } from './math.js';\n\ntest('adds', () => {\n  assert.equal(add(2, 3), 5);\n});\n",
-};
+const MAIN = FAILING_CALC;
 
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {

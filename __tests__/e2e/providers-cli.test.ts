@@ -3,13 +3,9 @@ import { join } from 'node:path';
 import { startBedrockServer } from '../../test-support/bedrock-server.js';
 import { childEnv, cleanHome, makeRepo, runCli } from '../../test-support/cli-process.js';
 import { startOpenAIServer } from '../../test-support/openai-server.js';
+import { FAILING_CALC } from '../../test-support/calc-repo.js';
 
-const REPO = {
-  'package.json': '{ "name": "calc", "type": "module", "scripts": { "test": "node --test" } }\n',
-  'math.js': 'export function add(a, b) {\n  return a - b;\n}\n',
-  'math.test.js':
-    "import test from 'node:test';\nimport assert from 'node:assert/strict';\nimport { add } from './math.js';\n\ntest('adds', () => {\n  assert.equal(add(2, 3), 5);\n});\n",
-};
+const REPO = FAILING_CALC;
 
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {

@@ -5,6 +5,7 @@ import { commentPayload } from '../../test-support/action-payloads.js';
 import { makeWorld, OWNER, REPO } from '../../test-support/action-world.js';
 import { startAnthropicServer, type AnthropicServer, type ScriptedReply } from '../../test-support/anthropic-server.js';
 import { childEnv, cleanHome, makeRepo, runCli } from '../../test-support/cli-process.js';
+import { FAILING_CALC } from '../../test-support/calc-repo.js';
 
 jest.setTimeout(60_000);
 
@@ -15,12 +16,7 @@ afterEach(async () => {
   server = undefined;
 });
 
-const FILES = {
-  'package.json': '{ "name": "calc", "type": "module", "scripts": { "test": "node --test" } }\n',
-  'math.js': 'export function add(a, b) {\n  return a - b;\n}\n',
-  'math.test.js':
-    "import test from 'node:test';\nimport assert from 'node:assert/strict';\nimport { add } from './math.js';\n\ntest('adds', () => {\n  assert.equal(add(2, 3), 5);\n});\n",
-};
+const FILES = FAILING_CALC;
 const tool = (name: string, input: unknown): ScriptedReply => ({ content: [{ type: 'tool_use', name, input }] });
 const text = (t: string): ScriptedReply => ({ content: [{ type: 'text', text: t }] });
 const FIX = tool('Edit', { file_path: 'math.js', old_string: 'return a - b;', new_string: 'return a + b;' });
