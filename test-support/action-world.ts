@@ -43,6 +43,8 @@ export interface RunRequest {
   env?: Record<string, string>;
   runId?: string;
   attempt?: string;
+  /** The run's workspace (from `checkout()`); the world's own by default. */
+  workspace?: string;
 }
 
 /** What an in-process run did: its outcome or error, its outputs and log lines. */
@@ -62,6 +64,8 @@ export interface World {
   model: AnthropicServer;
   /** git in the bare remote (what was pushed). */
   remoteGit(args: string[]): string;
+  /** A new workspace as actions/checkout leaves it (depth 1, default branch), for another run. */
+  checkout(): string;
   run(o: RunRequest & { signalWhen?: () => boolean }): Promise<ActionRun & { exitAfterSignalMs?: number }>;
   /** The same run inside this process, for what only a test can inject (a sandbox, a model). */
   runInProcess(o: RunRequest, deps?: Pick<ActionDeps, 'prepareSandbox' | 'model'>): Promise<InProcessRun>;
@@ -123,7 +127,10 @@ export async function makeWorld(o: WorldOptions): Promise<World> {
     g(['commit', '-qm', `work on ${branch}`]);
     g(['push', '-q', bare, branch]);
   }
-  runGit(root, ['clone', '-q', '--depth', '1', '--single-branch', '--branch', 'main', `file://${bare}`, work], env);
+  const checkout = (dir: string) =>
+    runGit(root, ['clone', '-q', '--depth', '1', '--single-branch', '--branch', 'main', `file://${bare}`, dir], env);
+  checkout(work);
+  let checkouts = 0;
 
   const heads: Record<string, string> = {};
   for (const branch of ['main', ...Object.keys(o.branches ?? {})]) heads[branch] = runGit(bare, ['rev-parse', branch], env).trim();
@@ -132,10 +139,12 @@ export async function makeWorld(o: WorldOptions): Promise<World> {
   const model = await startAnthropicServer({ script: o.script, requireApiKey: API_KEY });
 
   /** The runner's environment and files for one run, as a runner leaves them. */
+  let runs = 0;
   const prepare = async (r: RunRequest) => {
-    const eventPath = join(root, `event-${Date.now()}.json`);
-    const outputPath = join(root, 'output.txt');
-    const summaryPath = join(root, 'summary.md');
+    runs += 1;
+    const eventPath = join(root, `event-${runs}.json`);
+    const outputPath = join(root, `output-${runs}.txt`);
+    const summaryPath = join(root, `summary-${runs}.md`);
     const runnerTemp = join(root, 'runner-temp');
     await mkdir(runnerTemp, { recursive: true });
     await writeFile(eventPath, JSON.stringify(r.payload));
@@ -155,7 +164,7 @@ export async function makeWorld(o: WorldOptions): Promise<World> {
       GITHUB_EVENT_NAME: r.event,
       GITHUB_EVENT_PATH: eventPath,
       GITHUB_REPOSITORY: `${OWNER}/${REPO}`,
-      GITHUB_WORKSPACE: work,
+      GITHUB_WORKSPACE: r.workspace ?? work,
       GITHUB_API_URL: sim.url,
       GITHUB_SERVER_URL: 'https://github.com',
       GITHUB_RUN_ID: r.runId ?? '4242',
@@ -177,10 +186,16 @@ export async function makeWorld(o: WorldOptions): Promise<World> {
     sim,
     model,
     remoteGit: (args) => runGit(bare, args, env),
+    checkout() {
+      checkouts += 1;
+      const dir = join(root, `work-${checkouts}`);
+      checkout(dir);
+      return dir;
+    },
     async run(r) {
       const { childEnv, outputPath, summaryPath } = await prepare(r);
       const started = performance.now();
-      const child = spawn(process.execPath, [ACTION], { cwd: work, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, [ACTION], { cwd: r.workspace ?? work, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
       let stdout = '';
       let stderr = '';
       child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

@@ -4,6 +4,7 @@ import { TranscriptWriter } from '../agent/transcript.js';
 import { ruleLists, type TrustedSettings } from '../config/index.js';
 import type { RuleLists } from '../tools/permissions/rules.js';
 import { textMessage, type Model } from '../core/index.js';
+import { followUpPrompt, type Earlier } from './thread.js';
 import { createModel, lazyModel, providerFrom, type ProviderOptions } from '../model/registry.js';
 import type { Redactor } from '../report/redact.js';
 import type { Sandbox } from '../sandbox/index.js';
@@ -60,11 +61,20 @@ function runRules(settings: ActionSettings, trusted: TrustedSettings, mode: Mode
   return { ...lists, allow: [...(lists.allow ?? []), ...more] };
 }
 
+/** What the job hands the loop: the prompt after any earlier conversation of the thread, and the run's parts. */
+export interface JobRun {
+  prompt: string;
+  earlier: Earlier;
+  model: Model;
+  sandbox: Sandbox;
+  mode: Mode;
+  events: TaskEvents;
+  trusted: Trusted;
+  asked: CommandRun;
+}
+
 /** The loop in the workspace, its transcript in RUNNER_TEMP (never in the workspace, where it would be committed). */
-export async function executeTask(
-  x: ExecuteInput,
-  run: { prompt: string; model: Model; sandbox: Sandbox; mode: Mode; events: TaskEvents; trusted: Trusted; asked: CommandRun },
-): Promise<{ result: TaskResult; transcript: string; note?: string }> {
+export async function executeTask(x: ExecuteInput, run: JobRun): Promise<{ result: TaskResult; transcript: string; note?: string }> {
   const { settings, runner, redactor, io } = x;
   // MCP servers start together before the first request; what they expanded is a secret from then on.
   const mcp = await startMcp(run.trusted.mcp, run.trusted.settings, {
@@ -84,11 +94,7 @@ export async function executeTask(
   }
 }
 
-async function runWithTools(
-  x: ExecuteInput,
-  run: { prompt: string; model: Model; sandbox: Sandbox; mode: Mode; events: TaskEvents; trusted: Trusted; asked: CommandRun },
-  mcp: StartedMcp | null,
-): Promise<TaskResult & { transcriptPath: string }> {
+async function runWithTools(x: ExecuteInput, run: JobRun, mcp: StartedMcp | null): Promise<TaskResult & { transcriptPath: string }> {
   const { settings, runner, redactor, io } = x;
   const dir = join(runner.RUNNER_TEMP ?? runner.GITHUB_WORKSPACE, 'agent-action');
   mkdirSync(dir, { recursive: true });
@@ -101,7 +107,7 @@ async function runWithTools(
     cwd: runner.GITHUB_WORKSPACE,
     env: x.env,
     ...(runner.RUNNER_TEMP ? { runnerTemp: runner.RUNNER_TEMP } : {}),
-    messages: [textMessage('user', run.prompt)],
+    messages: [...run.earlier.messages, textMessage('user', followUpPrompt(run.prompt, run.earlier))],
     mode: run.mode.name === 'review' ? 'review' : 'action',
     appendSystemPrompt: settings.appendSystemPrompt,
     transcript,

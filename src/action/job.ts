@@ -14,12 +14,17 @@ import { reviewMode } from './modes/review.js';
 import type { Mode, Work } from './modes/mode.js';
 import { openGit, planNewBranch, planPull } from './plan.js';
 import { failedReport, finalReport, publish } from './report.js';
-import { runUrl, type RunnerEnv } from './runner.js';
+import { requestUrl, runUrl, type RunnerEnv } from './runner.js';
 import { jobSandbox, sandboxNote, type PrepareSandbox } from './sandbox.js';
 import type { ActionSettings } from './settings.js';
 import { Tracking } from './tracking.js';
-import { mcpFromInput, settingsFromInput, trustedConfig } from './trusted-settings.js';
+import { mcpFromInput, settingsFromInput, trustedConfig, type Trusted } from './trusted-settings.js';
+import type { SettingsSource } from '../config/index.js';
+import type { McpSource } from '../mcp-run.js';
 import { commandRun } from './command.js';
+import { Thread } from './thread.js';
+
+type Context = Awaited<EarlyContext['context']>;
 
 export interface JobInput {
   early: EarlyContext;
@@ -36,14 +41,6 @@ export interface JobInput {
   startedAt: number;
   model?: Model;
   prepareSandbox?: PrepareSandbox;
-}
-
-/** The comment, issue or run that asked for the work. */
-function requestUrl(j: JobInput, link: string): string {
-  const { event, trigger, runner } = j;
-  if ('comment' in event && event.comment) return event.comment.htmlUrl;
-  if (trigger.target.type !== 'repo') return `${runner.GITHUB_SERVER_URL}/${runner.GITHUB_REPOSITORY}/issues/${trigger.target.number}`;
-  return link;
 }
 
 /** One authorized run, step by step: tracking comment, checkout, the loop, delivery, report. */
@@ -95,19 +92,14 @@ export class Job {
       const input = settingsFromInput(settings.settings, runner.GITHUB_WORKSPACE, io);
       const mcpInput = mcpFromInput(settings.mcpConfig, runner.GITHUB_WORKSPACE);
       const git = openGit(runner.GITHUB_WORKSPACE, settings.githubToken, runner.GITHUB_SERVER_URL);
+      const thread = new Thread({ ...this.j, git, enabled: settings.continueConversation, runUrl: this.link });
       let checkout: Promise<Work['plan']> | undefined;
       early.onPull((pull) => {
         checkout = git.then((g) => planPull(pull, g.netRepo));
         checkout.catch(() => undefined);
       });
       const context = await early.context;
-      const trusted = trustedConfig(
-        this.j.gh,
-        { owner: this.owner, repo: this.name },
-        context,
-        { settings: input, agents: settings.agents, mcp: mcpInput },
-        io,
-      );
+      const trusted = this.trustedConfig(context, input, mcpInput);
       trusted.catch(() => undefined);
       // 4. Where the work goes.
       const work: Work = { git: await git, plan: await (checkout ?? this.planFor(context, await git)) };
@@ -116,10 +108,11 @@ export class Job {
       await this.mode.prepare?.(context, work);
       const asked = commandRun(context, (await trusted).extensions, this.mode, io);
       const prompt = redactor.redact(this.mode.prompt(asked.context, work.plan));
-      const run = { prompt, model: await model, sandbox, mode: this.mode, events: this.tracking.events(), trusted: await trusted, asked };
-      const { result, transcript, note } = await executeTask(this.j, run);
-      // 6. The work goes where the mode says, then the report.
+      const parts = { model: await model, sandbox, mode: this.mode, events: this.tracking.events(), trusted: await trusted, asked };
+      const { result, transcript, note } = await executeTask(this.j, { ...parts, prompt, earlier: await thread.earlier });
+      // 6. The work goes where the mode says, the conversation to its thread, then the report.
       const delivery = await this.mode.deliver(result, work);
+      await thread.save(result.messages);
       const notes = [delivery.note, note, sandboxNote(sandbox, settings)].filter((n): n is string => Boolean(n));
       const { startedAt } = this.j;
       const { refused } = this.tracking;
@@ -140,7 +133,13 @@ export class Job {
     }
   }
 
-  private planFor(context: Awaited<EarlyContext['context']>, git: Work['git']): Promise<Work['plan']> {
+  /** The settings, extensions and MCP servers of trusted sources, read while the checkout runs. */
+  private trustedConfig(context: Context, settings: SettingsSource | null, mcp: McpSource | null): Promise<Trusted> {
+    const where = { owner: this.owner, repo: this.name };
+    return trustedConfig(this.j.gh, where, context, { settings, agents: this.j.settings.agents, mcp }, this.j.io);
+  }
+
+  private planFor(context: Context, git: Work['git']): Promise<Work['plan']> {
     if (context.pull) return planPull(context.pull, git.netRepo);
     const { trigger, redactor, settings, runner } = this.j;
     return planNewBranch(context, git, { trigger, redactor, branchPrefix: settings.branchPrefix, runId: runner.GITHUB_RUN_ID });

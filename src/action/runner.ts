@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import type { GitHubEvent } from '../github/event.js';
+import type { Trigger } from '../github/trigger.js';
 
 /** The standard variables a runner sets for every step; the action reads no others. */
 export const RunnerEnvSchema = z.object({
@@ -26,4 +28,12 @@ export function readRunnerEnv(env: NodeJS.ProcessEnv): RunnerEnv {
 export function runUrl(r: RunnerEnv): string {
   const attempt = Number(r.GITHUB_RUN_ATTEMPT) > 1 ? `/attempts/${r.GITHUB_RUN_ATTEMPT}` : '';
   return `${r.GITHUB_SERVER_URL}/${r.GITHUB_REPOSITORY}/actions/runs/${r.GITHUB_RUN_ID}${attempt}`;
+}
+
+/** The comment, issue or run that asked for the work. */
+export function requestUrl(j: { event: GitHubEvent; trigger: Trigger; runner: RunnerEnv }, link: string): string {
+  const { event, trigger, runner } = j;
+  if ('comment' in event && event.comment) return event.comment.htmlUrl;
+  if (trigger.target.type !== 'repo') return `${runner.GITHUB_SERVER_URL}/${runner.GITHUB_REPOSITORY}/issues/${trigger.target.number}`;
+  return link;
 }

@@ -51,6 +51,11 @@ export const ActionSettingsSchema = LoopSettingsSchema.extend({
   network: z.enum(['on', 'off']).default('on'),
   /** `auto`: `/agent review` on a pull request reviews it; `review`: pull request events are reviewed too. */
   mode: z.enum(['auto', 'review']).default('auto'),
+  /** A new request in an issue or pull request where the action ran before carries on that conversation. */
+  continueConversation: z
+    .enum(['true', 'false'])
+    .transform((v) => v === 'true')
+    .default(true),
   /** Review draft pull requests in mode review. */
   reviewDrafts: z
     .enum(['true', 'false'])
@@ -93,6 +98,7 @@ export const INPUT_NAMES: Readonly<Record<string, string>> = {
   agents: 'agents',
   mcpConfig: 'mcp-config',
   mode: 'mode',
+  continueConversation: 'continue-conversation',
   reviewDrafts: 'review-drafts',
   reviewEvent: 'review-event',
   reviewAuthors: 'review-authors',

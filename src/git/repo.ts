@@ -1,7 +1,9 @@
 import { copyFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { simpleGit, type SimpleGit, type SimpleGitOptions } from 'simple-git';
+import type { SimpleGit } from 'simple-git';
+import { inheritedEnv, safeGit } from './safe.js';
+import { RefStore } from './ref-store.js';
 import type { Identity } from './names.js';
 
 export { BOT_IDENTITY, slugify, type Identity } from './names.js';
@@ -15,46 +17,6 @@ export interface CommitOptions {
 }
 
 const WORKFLOWS_DIR = '.github/workflows/';
-
-/**
- * Applied to every git call: the work tree is written by the model (its Bash can plant hooks or
- * an fsmonitor command in .git), so nothing in the repository may run code when the action
- * itself runs git.
- */
-const SAFE_CONFIG = ['core.hooksPath=/dev/null', 'core.fsmonitor=false', 'commit.gpgSign=false'];
-
-/**
- * simple-git refuses these settings by default. They are set here by the action itself (hooks and
- * fsmonitor off above; GIT_CONFIG_COUNT from the caller for the push credentials), never from
- * model or user text, which the default checks keep guarding.
- */
-const UNSAFE_ALLOWED: SimpleGitOptions['unsafe'] = {
-  allowUnsafeHooksPath: true,
-  allowUnsafeFsMonitor: true,
-  allowUnsafeConfigEnvCount: true,
-};
-
-/**
- * Inherited variables that would redirect git (another repository, index or config), start
- * programs (pager, editor, askpass) or that simple-git rejects outright. Only the caller's
- * explicit `env` may set GIT_* variables.
- */
-const DROPPED_ENV = new Set(['PAGER', 'EDITOR', 'VISUAL', 'SSH_ASKPASS', 'PREFIX', 'EMAIL']);
-
-function inheritedEnv(): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [key, value] of Object.entries(process.env)) {
-    if (value === undefined || DROPPED_ENV.has(key.toUpperCase()) || key.toUpperCase().startsWith('GIT_')) continue;
-    env[key] = value;
-  }
-  return env;
-}
-
-/** Any non-zero exit is a failure, even a silent one (simple-git only fails when stderr has text). */
-const strictErrors: SimpleGitOptions['errors'] = (error, result) => {
-  if (error !== undefined || result.exitCode === 0) return error;
-  return Buffer.concat([...result.stdOut, ...result.stdErr, Buffer.from(`git exited with code ${result.exitCode}`)]);
-};
 
 /** Letters, digits and `._-/+#,=`: valid refs may hold `$(id)` or quotes, which a branch we push never needs. */
 const BRANCH_CHARS = /^[\p{L}\p{N}._\-/+#,=]+$/u;
@@ -103,10 +65,7 @@ export class Repo {
   }
 
   private git(extraEnv: Record<string, string> = {}): SimpleGit {
-    const env = { ...this.env, ...extraEnv };
-    // Every GIT_* key here was put in by this class or its caller (inherited ones are dropped above).
-    const allowEnvironment = Object.keys(env);
-    return simpleGit({ baseDir: this.dir, config: SAFE_CONFIG, unsafe: UNSAFE_ALLOWED, errors: strictErrors, allowEnvironment }).env(env);
+    return safeGit(this.dir, { ...this.env, ...extraEnv });
   }
 
   private raw(args: string[], extraEnv?: Record<string, string>): Promise<string> {
@@ -288,6 +247,40 @@ export class Repo {
     await this.requireBranchName(branch);
     const upstream = opts.setUpstream ? ['--set-upstream'] : [];
     await this.raw(['push', '--no-verify', ...upstream, 'origin', `HEAD:refs/heads/${branch}`]);
+  }
+
+  /** Whether a push failed because the branch moved on under it (another run pushed first). */
+  static isRejectedAsBehind(error: unknown): boolean {
+    const text = error instanceof Error ? error.message : String(error);
+    return /\[rejected\][^\n]*\((fetch first|non-fast-forward)\)/.test(text);
+  }
+
+  /**
+   * After a push was rejected because another run pushed to the branch first: fetches that work
+   * and replays this branch's new commits on top of it. A conflict is undone and its files named;
+   * nothing is ever forced.
+   */
+  async rebaseOnRemote(branch: string, committer: Identity): Promise<{ conflicts: string[] }> {
+    await this.requireBranchName(branch);
+    const tracking = `refs/remotes/origin/${branch}`;
+    await this.raw(['fetch', '--no-tags', 'origin', `+refs/heads/${branch}:${tracking}`]);
+    const who = cleanIdentity(committer);
+    const env = { GIT_COMMITTER_NAME: who.name, GIT_COMMITTER_EMAIL: who.email };
+    const identityConfig = ['-c', `user.name=${who.name}`, '-c', `user.email=${who.email}`];
+    try {
+      await this.raw([...identityConfig, 'rebase', '--quiet', '--autostash', '--no-verify', tracking], env);
+      return { conflicts: [] };
+    } catch (error) {
+      const conflicts = nulList(await this.raw(['diff', '--name-only', '-z', '--diff-filter=U']).catch(() => ''));
+      await this.raw(['rebase', '--abort']).catch(() => undefined);
+      if (conflicts.length === 0) throw error;
+      return { conflicts: conflicts.sort() };
+    }
+  }
+
+  /** Hidden refs of origin that hold one file each (stored conversations), with this handle's credentials. */
+  refStore(): RefStore {
+    return new RefStore(this.dir, this.env);
   }
 
   async workflowChanges(): Promise<string[]> {

@@ -63,6 +63,7 @@ async function streamTurn(
   const { events, usage } = buildEvents(state, { model, content: reply.content, stopReason, outputOverride, cacheResult });
   record.usage = usage;
 
+  if (scripted?.waitFor) await scripted.waitFor.catch(() => undefined);
   if (scripted?.delayMs !== undefined && scripted.delayMs > 0) await state.sleep(scripted.delayMs);
   if (state.closing || res.destroyed) return;
   writeStream(state, res, events, reply.kind === 'cut' ? reply : undefined);

@@ -25,6 +25,8 @@ export interface ScriptedMessage {
   usage?: Partial<{ output_tokens: number }>;
   /** Wait this long before answering (before the status line). */
   delayMs?: number;
+  /** Answer only once this settles (say, once another client did something), before delayMs. */
+  waitFor?: Promise<unknown>;
 }
 
 export interface ScriptedError {
