@@ -34,6 +34,8 @@ Options:
                           model goes on, up to --verify-attempts N (default 3)
   --transcript FILE       append every message as JSONL
   --resume FILE           continue a transcript (PROMPT optional)
+  -c, --continue          continue this workspace's last run (its transcript is kept under
+                          $XDG_STATE_HOME/agent-action, default ~/.local/state; PROMPT optional)
   --json                  print one JSON object on stdout at the end
   -q, --quiet             no streamed text on stderr, only tool lines and the summary
   -h, --help              this text
@@ -48,6 +50,8 @@ export interface CliOptions {
   cwd: string;
   transcript?: string;
   resume?: string;
+  /** --continue: resume the workspace's last transcript. */
+  continue: boolean;
   appendSystemPrompt?: string;
   json: boolean;
   quiet: boolean;
@@ -100,6 +104,7 @@ const OPTIONS = {
   network: { type: 'string', default: 'on' },
   transcript: { type: 'string' },
   resume: { type: 'string' },
+  continue: { type: 'boolean', short: 'c', default: false },
   json: { type: 'boolean', default: false },
   quiet: { type: 'boolean', short: 'q', default: false },
   help: { type: 'boolean', short: 'h', default: false },
@@ -119,7 +124,9 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv = {}): 
   if (values.help) return { kind: 'help' };
   if (values.version) return { kind: 'version' };
   const prompt = positionals.join(' ').trim();
-  if (prompt === '' && !values.resume) return { kind: 'error', message: 'a PROMPT is required (or --resume FILE)' };
+  if (values.resume !== undefined && values.continue) return { kind: 'error', message: '--resume and --continue exclude each other' };
+  if (prompt === '' && !values.resume && !values.continue)
+    return { kind: 'error', message: 'a PROMPT is required (or --resume FILE, --continue)' };
   return runOptions(values, prompt, env);
 }
 
@@ -156,6 +163,7 @@ function runOptions(values: Values, prompt: string, env: NodeJS.ProcessEnv): Par
       cwd: values.cwd ?? process.cwd(),
       json: values.json,
       quiet: values.quiet,
+      continue: values.continue,
       sandbox,
       network,
       settingSources,

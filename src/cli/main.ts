@@ -11,6 +11,7 @@ import { toolEnvironment } from '../tools/env.js';
 import { parseCli, USAGE, type CliOptions } from './args.js';
 import { cliExtensions, type CliExtensions } from './extensions.js';
 import { cliMcp } from './mcp.js';
+import { sessionPaths } from './sessions.js';
 import type { RuleLists } from '../tools/permissions/rules.js';
 import { progressEvents, summaryLine, type ProgressWriter } from './progress.js';
 
@@ -44,6 +45,15 @@ function initialMessages(options: CliOptions): { messages: Message[]; resumedCou
   // An answered conversation needs something new to say; an interrupted one just goes on.
   const next = prompt.length > 0 || last?.role === 'user' ? prompt : [textMessage('user', 'Continue the task from where you stopped.')];
   return { messages: repairHistory([...messages, ...next]), resumedCount: messages.length };
+}
+
+/** The transcripts to resume and to write, --continue resolved. */
+function withSession(options: CliOptions, env: NodeJS.ProcessEnv): ReturnType<typeof sessionPaths> {
+  try {
+    return sessionPaths(options, env);
+  } catch (error) {
+    throw new UsageError(errorText(error));
+  }
 }
 
 /** The sandbox Bash commands run in, prepared only when asked for: the default path starts without it. */
@@ -103,11 +113,11 @@ async function run(options: CliOptions, apiKey: string, io: CliIo): Promise<{ re
   } catch (error) {
     throw new UsageError(errorText(error));
   }
-  const start = initialMessages({ ...options, prompt: ext.prompt });
-  const transcriptPath = options.transcript ?? options.resume;
-  const transcript = transcriptPath ? new TranscriptWriter(resolve(transcriptPath)) : undefined;
+  const paths = withSession(options, io.env);
+  const start = initialMessages({ ...options, ...paths, prompt: ext.prompt });
+  const transcript = paths.transcript ? new TranscriptWriter(resolve(paths.transcript)) : undefined;
   // Appending to the transcript being resumed adds only what is new; a fresh file gets it all.
-  const already = transcriptPath && options.resume && resolve(transcriptPath) === resolve(options.resume) ? start.resumedCount : 0;
+  const already = paths.transcript && paths.resume && resolve(paths.transcript) === resolve(paths.resume) ? start.resumedCount : 0;
   const sandbox = await openSandbox(options, io);
   const mcp = await cliMcp(options, trusted, { env: io.env, log: say, signal: io.signal }).catch((error: unknown) => {
     void sandbox?.dispose();
