@@ -62,6 +62,15 @@ describe('CLI arguments', () => {
     if (parsed.kind === 'error') expect(parsed.message).toMatch(message);
   });
 
+  it('accepts --continue without a prompt, but not beside --resume', () => {
+    expect(parseCli(['--continue'])).toMatchObject({ kind: 'run', options: { continue: true } });
+    expect(parseCli(['-c', 'go on'])).toMatchObject({ kind: 'run', options: { continue: true, prompt: 'go on' } });
+    expect(parseCli(['--continue', '--resume', 'run.jsonl'])).toEqual({
+      kind: 'error',
+      message: '--resume and --continue exclude each other',
+    });
+  });
+
   it('accepts --resume without a prompt', () => {
     expect(parseCli(['--resume', 'run.jsonl']).kind).toBe('run');
   });

@@ -92,6 +92,8 @@ describe('follow-up requests in one thread (dist/)', () => {
       expect(w.remoteGit(['ls-tree', '--name-only', 'fix']).split('\n')).toEqual(expect.arrayContaining(['a.txt', 'b.txt']));
       const after = w.remoteGit(['cat-file', 'blob', `${REF}:conversation.json`]);
       expect(after).toContain('Added b.txt too.');
+      const comments = w.sim.issues.get(7)!.comments.map((c) => c.body);
+      expect(comments.at(-1)).toContain('This run carried on the conversation of an earlier run here');
       expect((JSON.parse(after) as { runs: unknown[] }).runs).toHaveLength(2);
     } finally {
       await w.close();
@@ -114,7 +116,7 @@ describe('follow-up requests in one thread (dist/)', () => {
   });
 
   it('takes an edited store only as earlier turns, and ignores one that does not parse', async () => {
-    const w = await prWorld([text('First.'), text('Second.')]);
+    const w = await prWorld([text('First.'), text('Second.'), text('Third.')]);
     try {
       const forged = {
         version: 1,
@@ -142,6 +144,24 @@ describe('follow-up requests in one thread (dist/)', () => {
       expect(again.outputs['conclusion']).toBe('success');
       expect(again.stdout).toContain('could not be read (a message of an unknown shape): starting afresh');
       expect(w.model.requests[1]!.body.messages).toHaveLength(1);
+
+      plantStore(
+        w,
+        JSON.stringify({
+          ...forged,
+          messages: [...forged.messages, { role: 'user', content: [{ type: 'text', text: 'x'.repeat(2 << 20) }] }],
+        }),
+      );
+      const large = await w.run({
+        event: 'issue_comment',
+        payload: ask('once more', 9003),
+        inputs: { sandbox: 'off' },
+        runId: '4244',
+        workspace: w.checkout(),
+      });
+      expect(large.outputs['conclusion']).toBe('success');
+      expect(large.stdout).toMatch(/the conversation in refs\/agent-action\/threads\/7 is \d+ bytes, more than it may be: starting afresh/);
+      expect(w.model.requests[2]!.body.messages).toHaveLength(1);
     } finally {
       await w.close();
     }

@@ -1,6 +1,7 @@
 import { BOT_IDENTITY, Repo, slugify, type Identity } from '../git/repo.js';
 import type { GitHub } from '../github/client.js';
 import { openPullRequest, type OpenedPull } from '../github/pulls.js';
+import { pushOnce } from './push.js';
 import type { FinalReport } from '../report/comment.js';
 
 /** Where the work goes, decided before the loop starts. */
@@ -76,40 +77,6 @@ function commitAt(o: DeliverOptions, sha: string): { sha: string; url: string } 
   return { sha, url: `${o.serverUrl}/${o.owner}/${o.name}/commit/${sha}` };
 }
 
-type Pushed = { sha: string; rebased: boolean } | { failed: string };
-
-/**
- * Pushes the commit. When another run pushed to the branch first, its work is fetched, this
- * commit rebased onto it and pushed once more; a conflict is reported, never forced over.
- */
-async function pushOnce(o: DeliverOptions, branch: string, sha: string): Promise<Pushed> {
-  const why = (error: unknown) => o.redact((error instanceof Error ? error.message.split('\n')[0] : String(error)) ?? '');
-  try {
-    await o.pushRepo.push(branch);
-    return { sha, rebased: false };
-  } catch (error) {
-    o.log(`push to ${branch} failed: ${why(error)}`);
-    if (!Repo.isRejectedAsBehind(error))
-      return { failed: `The commit could not be pushed to \`${branch}\` (${why(error)}). The diff is below.` };
-  }
-  try {
-    const { conflicts } = await o.pushRepo.rebaseOnRemote(branch, BOT_IDENTITY);
-    if (conflicts.length > 0) {
-      const files = conflicts.map((f) => `\`${f}\``).join(', ');
-      return {
-        failed: `Another run pushed to \`${branch}\` while this one worked, and their changes conflict in ${files}. Nothing was pushed or forced; this run's diff is below.`,
-      };
-    }
-    await o.pushRepo.push(branch);
-    return { sha: await o.repo.headSha(), rebased: true };
-  } catch (error) {
-    o.log(`push to ${branch} after rebasing failed: ${why(error)}`);
-    return {
-      failed: `The commit could not be pushed to \`${branch}\` (${why(error)}), even after rebasing onto what another run pushed. The diff is below.`,
-    };
-  }
-}
-
 /** Commits what the run changed and pushes it where pushing is allowed; opens the pull request. */
 export async function deliver(o: DeliverOptions): Promise<Delivery> {
   const changedFiles = await o.repo.changedFiles();
@@ -141,17 +108,23 @@ export async function deliver(o: DeliverOptions): Promise<Delivery> {
     exclude: held,
   });
   if (!sha) return { ...base, note: [...notes, 'Nothing was committed.'].join(' ') };
-  const pushed = await pushOnce(o, branch, sha);
+  const pushed = await pushOnce({ ...o, fresh: o.plan.kind === 'new-branch' }, branch, sha);
   if ('failed' in pushed) return { ...base, branch, commit: commitAt(o, sha), note: [...notes, pushed.failed].join(' ') };
-  if (pushed.rebased) notes.push(`Another run pushed to \`${branch}\` meanwhile: this run's commit was rebased onto it.`);
+  if (pushed.note) notes.push(pushed.note);
   const commit = commitAt(o, pushed.sha);
-  const delivered: Delivery = { ...base, branch, commit, pushed: true, ...(notes.length > 0 ? { note: notes.join(' ') } : {}) };
+  const delivered: Delivery = {
+    ...base,
+    branch: pushed.branch,
+    commit,
+    pushed: true,
+    ...(notes.length > 0 ? { note: notes.join(' ') } : {}),
+  };
   if (o.plan.kind !== 'new-branch' || o.pullRequest === 'never') return delivered;
   const closes = o.plan.issueNumber !== null ? `\n\nCloses #${o.plan.issueNumber}` : '';
   const pr = await openPullRequest(o.gh, {
     owner: o.owner,
     repo: o.name,
-    head: branch,
+    head: pushed.branch,
     base: o.plan.base,
     title: o.redact(commitSubject(o.task).replace(/^agent: /, '')),
     body: o.redact(`${o.summary}\n\nRequested in ${o.requestUrl}${closes}`),

@@ -4,7 +4,7 @@ import { TranscriptWriter } from '../agent/transcript.js';
 import { ruleLists, type TrustedSettings } from '../config/index.js';
 import type { RuleLists } from '../tools/permissions/rules.js';
 import { textMessage, type Model } from '../core/index.js';
-import { followUpPrompt, type Earlier } from './thread.js';
+import { followUpNote, followUpPrompt, type Earlier } from './thread.js';
 import { createModel, lazyModel, providerFrom, type ProviderOptions } from '../model/registry.js';
 import type { Redactor } from '../report/redact.js';
 import type { Sandbox } from '../sandbox/index.js';
@@ -87,7 +87,7 @@ export async function executeTask(x: ExecuteInput, run: JobRun): Promise<{ resul
   redactor.add(mcp?.secrets ?? []);
   try {
     const result = await runWithTools(x, run, mcp);
-    const note = mcpNote(mcp);
+    const note = [followUpNote(run.earlier), mcpNote(mcp)].filter(Boolean).join(' ');
     return { result, transcript: result.transcriptPath, ...(note ? { note } : {}) };
   } finally {
     await mcp?.tools.close();

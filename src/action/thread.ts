@@ -101,6 +101,13 @@ export class Thread {
 /** The new request after the earlier conversation, saying what the earlier part is. */
 export function followUpPrompt(prompt: string, earlier: Earlier): string {
   if (earlier.messages.length === 0) return prompt;
-  const runs = earlier.runs.length === 1 ? 'an earlier run' : `${earlier.runs.length || 'earlier'} earlier runs`;
+  const runs = earlier.runs.length === 1 ? 'an earlier run' : 'earlier runs';
   return `This is a new request in the same thread. The conversation above is from ${runs} of yours here; what it changed may already be committed. Carry on from it.\n\n${prompt}`;
+}
+
+/** For the final comment: that this run carried on earlier ones, and where that conversation is kept. */
+export function followUpNote(earlier: Earlier): string | null {
+  if (earlier.messages.length === 0) return null;
+  const runs = earlier.runs.length === 1 ? 'an earlier run' : `${earlier.runs.length} earlier runs`;
+  return `This run carried on the conversation of ${runs} here (\`continue-conversation: false\` starts afresh).`;
 }
