@@ -51,7 +51,10 @@ export async function loopOverhead(dir: string): Promise<{ steps: number; perSte
   const STEPS = 50;
   const perStep: number[] = [];
   const own: number[] = [];
+  const tdir = await mkdtemp(join(tmpdir(), 'agent-bench-transcript-'));
   for (let run = 0; run < 5; run++) {
+    // Written as in every real run: each message and usage record appended as it happens.
+    const transcript = new TranscriptWriter(join(tdir, `run${run}.jsonl`));
     let n = 0;
     const server = await startAnthropicServer({
       requireApiKey: KEY,
@@ -61,7 +64,7 @@ export async function loopOverhead(dir: string): Promise<{ steps: number; perSte
     let toolMs = 0;
     const started = performance.now();
     const result = await runLoop(
-      benchConfig(await Workspace.open(dir), t.model, { events: { onToolEnd: (_c, _r, ms) => (toolMs += ms) } }),
+      benchConfig(await Workspace.open(dir), t.model, { transcript, events: { onToolEnd: (_c, _r, ms) => (toolMs += ms) } }),
       [{ role: 'user', content: 'go' }],
     );
     const total = performance.now() - started;
@@ -70,6 +73,7 @@ export async function loopOverhead(dir: string): Promise<{ steps: number; perSte
     perStep.push((total - toolMs) / result.steps);
     own.push((total - toolMs - t.ms()) / result.steps);
   }
+  await rm(tdir, { recursive: true, force: true });
   return { steps: STEPS, perStep: median(perStep), ownPerStep: median(own) };
 }
 

@@ -64,7 +64,7 @@ describe('agent-action CLI (dist/cli/index.js)', () => {
 
     expect(r.stderr).toMatch(/→ Bash node --test/);
     expect(r.stderr).toMatch(/→ Edit math\.js/);
-    expect(r.stderr).toMatch(/success · 5 steps · .* in .* out · \$\d/);
+    expect(r.stderr).toMatch(/success · 5 steps · \S+ input tokens.*, \S+ output tokens · \$\d/);
     const records = (await readFile(transcript, 'utf8'))
       .trim()
       .split('\n')

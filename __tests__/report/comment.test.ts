@@ -89,7 +89,7 @@ describe('finalComment', () => {
     expect(body).toContain('Pull request [#2](https://github.com/o/r/pull/2)');
     expect(body).toContain('```diff\ndiff --git a/a.txt b/a.txt');
     expect(body).not.toContain('<details>');
-    expect(body).toContain('7 steps · 12k in (10k cached), 800 out · $0.0421 · 1m02s');
+    expect(body).toContain('7 steps · 12k input tokens (10k cached), 800 output tokens · $0.0421 · 1m02s');
     expect(body).toContain(`[View run](${RUN})`);
   });
 
@@ -171,5 +171,13 @@ describe('finalComment', () => {
     const body = finalComment(report({ diff: '', diffStat: '', changedFiles: [], note: 'nothing changed' }));
     expect(body).not.toContain('```');
     expect(body).toContain('> **Note:** nothing changed');
+  });
+});
+
+describe('the stats line', () => {
+  it('names its units, leaving out the cached part when nothing was read from cache', () => {
+    const usage = { input_tokens: 950, output_tokens: 1, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 };
+    const body = finalComment(report({ steps: 1, usage, costUsd: 0.002, durationMs: 3_000 }));
+    expect(body).toContain('<sub>1 step · 950 input tokens, 1 output token · $0.0020 · 3.0s · [View run]');
   });
 });

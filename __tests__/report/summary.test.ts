@@ -28,7 +28,7 @@ describe('jobSummary', () => {
     expect(md).toContain('| Trigger | issue_comment on #12 by @octocat |');
     expect(md).toContain('| Conclusion | ✅ `success` |');
     expect(md).toContain('| Steps | 12 |');
-    expect(md).toContain('| Tokens | 1,234 in · 567 out · 89,000 cache read · 4,321 cache write |');
+    expect(md).toContain('| Tokens | 1,234 uncached input · 567 output · 89,000 cache read · 4,321 cache write |');
     expect(md).toContain('| Cost | $1.50 |');
     expect(md).toContain('| Time | 2m05s |');
     expect(md).toContain('| Files changed | 2 |');

@@ -101,3 +101,21 @@ describe.each([
     expect(result.isError).toBe(true);
   });
 });
+
+describe('Grep outside git, line by line', () => {
+  beforeEach(() => setUp(false));
+
+  it('anchors at line ends, strips CR and lets lookarounds see only the line', async () => {
+    await put({ 'crlf.txt': 'x\r\nend alpha\r\nalpha start\r\n', 'look.txt': 'q\nalpha\n' });
+    const anchored = await grep({ pattern: 'alpha$', output_mode: 'content' });
+    expect(anchored.content).toBe('crlf.txt:2:end alpha\nlook.txt:2:alpha');
+    const look = await grep({ pattern: '(?<![\\s\\S])alpha', output_mode: 'content', glob: '*.txt' });
+    expect(look.content).toBe('crlf.txt:3:alpha start\nlook.txt:2:alpha');
+  });
+
+  it('passes over a FIFO without waiting for a writer', async () => {
+    execFileSync('mkfifo', [path.join(root, 'src', 'pipe.ts')]);
+    const result = await grep({ pattern: 'alpha', path: 'src' });
+    expect(result.content).toBe('src/a.ts\nsrc/b.ts');
+  });
+});

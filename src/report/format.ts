@@ -17,14 +17,18 @@ export function formatDuration(ms: number): string {
   return `${m}m${String(Math.round(s - m * 60)).padStart(2, '0')}s`;
 }
 
-/** "12.3k in (10.0k cached), 1.2k out" */
+function tokens(n: number, kind: string): string {
+  return `${formatTokens(n)} ${kind} ${n === 1 ? 'token' : 'tokens'}`;
+}
+
+/** "12.3k input tokens (10.0k cached), 1.2k output tokens": input is the whole prompt, cached its part read from cache. */
 export function formatUsage(u: Usage): string {
   const prompt = u.input_tokens + u.cache_read_input_tokens + u.cache_creation_input_tokens;
   const cached = u.cache_read_input_tokens > 0 ? ` (${formatTokens(u.cache_read_input_tokens)} cached)` : '';
-  return `${formatTokens(prompt)} in${cached}, ${formatTokens(u.output_tokens)} out`;
+  return `${tokens(prompt, 'input')}${cached}, ${tokens(u.output_tokens, 'output')}`;
 }
 
-/** Figures of a run: "7 steps · 12k in (10k cached), 800 out · $0.0421 · 1m02s". */
+/** Figures of a run, e.g. "7 steps · 12k input tokens (10k cached), 800 output tokens · $0.0421 · 1m02s". */
 export function runFigures(r: { steps: number; usage: Usage; costUsd: number; durationMs: number }): string {
   return `${r.steps} ${r.steps === 1 ? 'step' : 'steps'} · ${formatUsage(r.usage)} · ${formatUsd(r.costUsd)} · ${formatDuration(r.durationMs)}`;
 }

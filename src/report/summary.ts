@@ -39,7 +39,7 @@ function rows(r: SummaryReport): [string, string][] {
     ['Steps', count(r.steps)],
     [
       'Tokens',
-      `${count(u.input_tokens)} in · ${count(u.output_tokens)} out · ${count(u.cache_read_input_tokens)} cache read · ${count(u.cache_creation_input_tokens)} cache write`,
+      `${count(u.input_tokens)} uncached input · ${count(u.output_tokens)} output · ${count(u.cache_read_input_tokens)} cache read · ${count(u.cache_creation_input_tokens)} cache write`,
     ],
     ['Cost', formatUsd(r.costUsd)],
     ['Time', formatDuration(r.durationMs)],

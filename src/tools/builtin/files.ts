@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { promises as fs } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, promises as fs, readSync } from 'node:fs';
 import path from 'node:path';
 import picomatch from 'picomatch';
 import { ToolError } from '../tool.js';
@@ -41,13 +41,10 @@ export function runGit(args: string[], options: GitOptions): Promise<GitResult> 
  * itself ignored (asking for node_modules/x by name means its files are wanted).
  */
 export async function searchWithGit(dir: string, env: Record<string, string>, signal: AbortSignal): Promise<boolean> {
-  // Both questions at once: outside a work tree check-ignore just fails, and its answer is unused.
-  const [inside, ignored] = await Promise.all([
-    runGit(['rev-parse', '--is-inside-work-tree'], { cwd: dir, env, signal }),
-    runGit(['check-ignore', '-q', '.'], { cwd: dir, env, signal }),
-  ]);
-  if (inside.code !== 0 || inside.stdout.trim() !== 'true') return false;
-  return ignored.code !== 0;
+  // One question answers both: 0 is ignored, 1 is not, and outside a work tree (or in one git
+  // refuses, such as another user's) it fails with 128.
+  const ignored = await runGit(['check-ignore', '-q', '.'], { cwd: dir, env, signal });
+  return ignored.code === 1;
 }
 
 function splitNul(text: string): string[] {
@@ -80,7 +77,8 @@ async function gitFiles(
 
 const SKIPPED_DIRECTORIES = new Set(['.git', 'node_modules']);
 
-async function walkFiles(base: string): Promise<string[]> {
+/** Every file and symlink under base except those under .git and node_modules, for use outside git. */
+export async function walkFiles(base: string): Promise<string[]> {
   const files: string[] = [];
   async function visit(dir: string, prefix: string): Promise<void> {
     const entries = await fs.readdir(dir, { withFileTypes: true }).catch(() => []);
@@ -152,6 +150,36 @@ export async function readRegularFile(abs: string, maxBytes: number): Promise<Bu
   const stat = await fs.lstat(abs).catch(() => undefined);
   if (!stat?.isFile() || stat.size > maxBytes) return undefined;
   return fs.readFile(abs).catch(() => undefined);
+}
+
+/**
+ * As readRegularFile, without the thread pool: for scanning many files, where a round trip per
+ * call costs more than the read. O_NOFOLLOW refuses a symlink as lstat does; O_NONBLOCK keeps a
+ * FIFO from blocking the open, and fstat then turns it away.
+ */
+export function readRegularFileSync(abs: string, maxBytes: number): Buffer | undefined {
+  let fd: number;
+  try {
+    fd = openSync(abs, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch {
+    return undefined;
+  }
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile() || stat.size > maxBytes) return undefined;
+    const bytes = Buffer.allocUnsafe(stat.size);
+    let read = 0;
+    while (read < bytes.length) {
+      const n = readSync(fd, bytes, read, bytes.length - read, read);
+      if (n === 0) break;
+      read += n;
+    }
+    return bytes.subarray(0, read);
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** Checks that a search base is a directory, with a message pointing at the right tool otherwise. */
