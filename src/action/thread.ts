@@ -43,7 +43,8 @@ export class Thread {
   private leased: string | null = null;
 
   constructor(private readonly o: ThreadInput) {
-    this.number = o.trigger.target.type === 'repo' ? null : o.trigger.target.number;
+    // A review is of one head, with the earlier comments in its prompt: it neither reads nor writes the thread.
+    this.number = o.trigger.target.type === 'repo' || o.trigger.mode === 'review' ? null : o.trigger.target.number;
     this.earlier = this.load();
   }
 
