@@ -1,6 +1,6 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { Identity } from './names.js';
 import { safeGit } from './safe.js';
 
@@ -22,10 +22,14 @@ function requireRef(ref: string, file: string): void {
   if (!FILE.test(file)) throw new Error(`Refusing an invalid file name: ${JSON.stringify(file)}`);
 }
 
+type Git = (args: string[], extraEnv?: Record<string, string>) => Promise<string>;
+
 /**
  * One file kept in a hidden ref of origin: a commit without parent whose tree holds that file.
  * Never a branch: it shows in no branch list, is fetched by no default refspec, and is readable
- * exactly by those who can read the repository.
+ * exactly by those who can read the repository. Every operation runs in a scratch repository of
+ * its own, so it never takes the workspace's locks (a checkout may be fetching at the same time)
+ * and leaves nothing in the workspace's `.git`.
  */
 export class RefStore {
   constructor(
@@ -33,23 +37,33 @@ export class RefStore {
     private readonly env: Record<string, string>,
   ) {}
 
-  private raw(args: string[], extraEnv: Record<string, string> = {}): Promise<string> {
-    return safeGit(this.dir, { ...this.env, ...extraEnv }).raw(args);
+  private async scratch<T>(fn: (git: Git, url: string) => Promise<T>): Promise<T> {
+    const url = (await safeGit(this.dir, this.env).raw(['remote', 'get-url', 'origin'])).trim();
+    const tmp = await mkdtemp(join(tmpdir(), 'agent-ref-'));
+    try {
+      const repo = join(tmp, 'store.git');
+      await safeGit(tmp, this.env).raw(['init', '--quiet', '--bare', repo]);
+      return await fn((args, extraEnv = {}) => safeGit(repo, { ...this.env, ...extraEnv }).raw(args), url);
+    } finally {
+      await rm(tmp, { recursive: true, force: true });
+    }
   }
 
   /** The file as origin has it, or why not; a failure to reach origin throws. */
   async read(ref: string, file: string, maxBytes: number): Promise<StoredFile | ReadMiss> {
     requireRef(ref, file);
-    const remote = await this.raw(['ls-remote', 'origin', ref]);
-    const sha = remote
-      .split('\n')
-      .find((line) => line.endsWith(`\t${ref}`))
-      ?.split('\t')[0];
-    if (!sha) return { missing: 'none' };
-    await this.raw(['fetch', '--no-tags', '--depth=1', 'origin', `+${ref}:${ref}`]);
-    const bytes = Number((await this.raw(['cat-file', '-s', `${sha}:${file}`])).trim());
-    if (!(bytes <= maxBytes)) return { missing: 'too-large', bytes };
-    return { sha, text: await this.raw(['cat-file', 'blob', `${sha}:${file}`]) };
+    return this.scratch(async (git, url) => {
+      const remote = await git(['ls-remote', url, ref]);
+      const sha = remote
+        .split('\n')
+        .find((line) => line.endsWith(`\t${ref}`))
+        ?.split('\t')[0];
+      if (!sha) return { missing: 'none' };
+      await git(['fetch', '--quiet', '--no-tags', url, `+${ref}:${ref}`]);
+      const bytes = Number((await git(['cat-file', '-s', `${sha}:${file}`])).trim());
+      if (!(bytes <= maxBytes)) return { missing: 'too-large', bytes };
+      return { sha, text: await git(['cat-file', 'blob', `${sha}:${file}`]) };
+    });
   }
 
   /**
@@ -63,26 +77,27 @@ export class RefStore {
     o: { expected: string | null; message: string; identity: Identity },
   ): Promise<string> {
     requireRef(ref, file);
-    const tmp = await mkdtemp(join(tmpdir(), 'agent-ref-'));
-    try {
-      const path = join(tmp, file);
-      await writeFile(path, text);
-      const index = { GIT_INDEX_FILE: join(tmp, 'index') };
-      const blob = (await this.raw(['hash-object', '-w', '--', path])).trim();
-      await this.raw(['update-index', '--add', '--cacheinfo', `100644,${blob},${file}`], index);
-      const tree = (await this.raw(['write-tree'], index)).trim();
-      const who = { name: o.identity.name, email: o.identity.email };
-      const identity = {
-        GIT_AUTHOR_NAME: who.name,
-        GIT_AUTHOR_EMAIL: who.email,
-        GIT_COMMITTER_NAME: who.name,
-        GIT_COMMITTER_EMAIL: who.email,
-      };
-      const commit = (await this.raw(['commit-tree', tree, '-m', o.message], identity)).trim();
-      await this.raw(['push', '--no-verify', `--force-with-lease=${ref}:${o.expected ?? ''}`, 'origin', `${commit}:${ref}`]);
-      return commit;
-    } finally {
-      await rm(tmp, { recursive: true, force: true });
-    }
+    return this.scratch(async (git, url) => {
+      const path = join(await mkdtemp(join(tmpdir(), 'agent-ref-file-')), file);
+      try {
+        await writeFile(path, text);
+        const blob = (await git(['hash-object', '-w', '--', path])).trim();
+        const index = { GIT_INDEX_FILE: `${path}.index` };
+        await git(['update-index', '--add', '--cacheinfo', `100644,${blob},${file}`], index);
+        const tree = (await git(['write-tree'], index)).trim();
+        const who = o.identity;
+        const identity = {
+          GIT_AUTHOR_NAME: who.name,
+          GIT_AUTHOR_EMAIL: who.email,
+          GIT_COMMITTER_NAME: who.name,
+          GIT_COMMITTER_EMAIL: who.email,
+        };
+        const commit = (await git(['commit-tree', tree, '-m', o.message], identity)).trim();
+        await git(['push', '--quiet', '--no-verify', `--force-with-lease=${ref}:${o.expected ?? ''}`, url, `${commit}:${ref}`]);
+        return commit;
+      } finally {
+        await rm(dirname(path), { recursive: true, force: true });
+      }
+    });
   }
 }
