@@ -1,5 +1,6 @@
 import type { LoopHooks } from './agent/config.js';
 import type { Stop } from './agent/limits.js';
+import { DeadlineReached } from './agent/timing.js';
 import type { TranscriptWriter } from './agent/transcript.js';
 import type { Workspace } from './tools/workspace.js';
 
@@ -61,6 +62,10 @@ export function verification(o: VerifyOptions): Verification {
     o.onNotice?.(`verify: ${o.command} ${passed ? 'passed' : `failed (${code === null ? ending.kind : `exit ${code}`})`}`);
     if (passed) return null;
     failures++;
+    // A check still running when time is up ends the run as unverified: the work is delivered, the model not asked again.
+    if (ending.kind !== 'exit' && signal.reason instanceof DeadlineReached) {
+      return { conclusion: 'unverified', reason: `the verify command \`${o.command}\` did not finish before the run's deadline` };
+    }
     const tail = output.length > TAIL_CHARS ? output.slice(-TAIL_CHARS) : output;
     if (failures >= o.attempts) {
       return { conclusion: 'unverified', reason: `the verify command \`${o.command}\` still fails after ${failures} attempts` };

@@ -49,6 +49,38 @@ describe('verify (dist/)', () => {
     expect(server.requests).toHaveLength(3);
   });
 
+  describe('a verify command that misbehaves is bounded like Bash, and the work is kept', () => {
+    const run = async (verify: string, extra: string[]) => {
+      server = await startAnthropicServer({ requireApiKey: KEY, script: [FIX, text('Done.'), text('Still done.')] });
+      const home = await cleanHome();
+      const repo = await makeRepo(FILES, home);
+      const env = childEnv(home, { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: server.url });
+      const r = await runCli(['--cwd', repo, '--json', '--verify', verify, ...extra, 'fix it'], env);
+      expect(r.code).toBe(1);
+      expect(readFileSync(join(repo, 'math.js'), 'utf8')).toContain('return a + b;');
+      return { r, out: JSON.parse(r.stdout) as Record<string, unknown>, requests: server.requests };
+    };
+
+    it('one that hangs ends at the deadline as unverified', async () => {
+      const { out } = await run('sleep 600', ['--timeout-minutes', '0.05']);
+      expect(out).toMatchObject({ conclusion: 'unverified', verified: false, changed_files: ['math.js'] });
+      expect(out['reason']).toMatch(/did not finish before the run's deadline/);
+    });
+
+    it('one that waits for stdin gets none, and fails', async () => {
+      const { out } = await run('read answer; test "$answer" = yes', ['--verify-attempts', '1']);
+      expect(out).toMatchObject({ conclusion: 'unverified', verified: false });
+    });
+
+    it('one that prints 50 MB sends the model only the end of it', async () => {
+      const { out, requests } = await run('head -c 52428800 /dev/zero | tr "\\0" x; exit 1', ['--verify-attempts', '2']);
+      expect(out).toMatchObject({ conclusion: 'unverified', verified: false });
+      expect(requests).toHaveLength(3);
+      expect(requests[2]!.bytes).toBeLessThan(64 * 1024);
+      expect(JSON.stringify(requests[2]!.body.messages.at(-1))).toMatch(/failed \(exit code 1\)[\s\S]*xxxx/);
+    });
+  });
+
   it('says verified in the comment, the summary and the verified output of the action', async () => {
     const w = await makeWorld({
       main: FILES,

@@ -13,11 +13,18 @@ export const defaultSleep: Sleep = (ms, signal) =>
     signal.addEventListener('abort', done, { once: true });
   });
 
+/** The reason of a signal aborted by the deadline, as opposed to a cancellation. */
+export class DeadlineReached extends Error {
+  constructor() {
+    super('deadline');
+  }
+}
+
 /** The deadline as a signal, so a model call or a tool in flight stops when time runs out. */
 export function withDeadline(signal: AbortSignal, deadline: number, clock: () => number): { signal: AbortSignal; dispose: () => void } {
   if (!Number.isFinite(deadline)) return { signal, dispose() {} };
   const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(new Error('deadline')), Math.max(0, deadline - clock()));
+  const timer = setTimeout(() => controller.abort(new DeadlineReached()), Math.max(0, deadline - clock()));
   return { signal: AbortSignal.any([signal, controller.signal]), dispose: () => clearTimeout(timer) };
 }
 
