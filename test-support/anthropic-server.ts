@@ -13,6 +13,7 @@ export type {
   AnthropicServer,
   AnthropicServerOptions,
   MessagesRequestBody,
+  Pace,
   RecordedRequest,
   RequestBlock,
   RequestMessage,

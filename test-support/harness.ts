@@ -11,7 +11,7 @@ import { BUILTIN_TOOL_NAMES } from '../src/tools/catalog.js';
 import { toolEnvironment } from '../src/tools/env.js';
 import { definitionToolSet } from '../src/tools/tool-set.js';
 import { Workspace } from '../src/tools/workspace.js';
-import { startAnthropicServer, type AnthropicServer, type Script } from './anthropic-server.js';
+import { startAnthropicServer, type AnthropicServer, type Pace, type Script } from './anthropic-server.js';
 
 export const TEST_KEY = 'sk-ant-test-0000';
 
@@ -48,11 +48,15 @@ export function loopConfig(model: Model, workspace: Workspace, overrides: Harnes
 }
 
 /** A scripted model server, a temp workspace and the real loop wired to both. */
-export async function harness(script: Script, options: { maxRetries?: number; contextWindow?: number } = {}): Promise<Harness> {
+export async function harness(
+  script: Script,
+  options: { maxRetries?: number; contextWindow?: number; pace?: Pace } = {},
+): Promise<Harness> {
   const server = await startAnthropicServer({
     script,
     requireApiKey: TEST_KEY,
     ...(options.contextWindow ? { contextWindow: options.contextWindow } : {}),
+    ...(options.pace ? { pace: options.pace } : {}),
   });
   const dir = await mkdtemp(join(tmpdir(), 'agent-loop-'));
   const workspace = await Workspace.open(dir);

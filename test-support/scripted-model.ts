@@ -8,13 +8,24 @@ export interface ScriptedTurn {
   costUsd?: number;
 }
 
+export interface ScriptedModelOptions {
+  /**
+   * Report each tool_use block through onToolUse before answering, as a streaming adapter does:
+   * all of them, but the last one of an answer that stops in a way whose calls are not run.
+   */
+  reportsToolUse?: boolean;
+}
+
 /** A Model in memory that answers from a script and records every request, for loop unit tests. */
 export class ScriptedModel implements Model {
   readonly id = 'scripted-model';
   readonly requests: ModelRequest[] = [];
   private next = 0;
 
-  constructor(private readonly script: readonly (ScriptedTurn | ((request: ModelRequest) => ScriptedTurn))[]) {}
+  constructor(
+    private readonly script: readonly (ScriptedTurn | ((request: ModelRequest) => ScriptedTurn))[],
+    private readonly options: ScriptedModelOptions = {},
+  ) {}
 
   send(request: ModelRequest): Promise<ModelTurn> {
     // Answered on a later tick, as a real model is; a script that runs out rejects.
@@ -30,8 +41,14 @@ export class ScriptedModel implements Model {
     const usage = { input_tokens: 10, output_tokens: 5, cache_read_input_tokens: 0, cache_creation_input_tokens: 0, ...turn.usage };
     const calls = turn.content.some((b) => b.type === 'tool_use');
     const stop = turn.stop ?? (calls ? 'tool_use' : 'end');
+    if (this.options.reportsToolUse) report(turn.content, stop, request);
     return { content: turn.content, stop, stopReason: stop, usage, costUsd: turn.costUsd ?? 0.001, model: this.id };
   }
+}
+
+function report(content: readonly Block[], stop: TurnStop, request: ModelRequest): void {
+  const whole = stop === 'tool_use' || stop === 'end' ? content : content.slice(0, -1);
+  for (const block of whole) if (block.type === 'tool_use') request.onToolUse?.(block);
 }
 
 export const say = (text: string): ScriptedTurn => ({ content: [{ type: 'text', text }] });

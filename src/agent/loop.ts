@@ -8,8 +8,8 @@ import { UsageMeter } from './meter.js';
 import { CONTEXT_CLEARED, droppedCall, OUTPUT_LIMIT } from './notes.js';
 import { FailureStreak } from './stuck.js';
 import { backoffMs, defaultSleep, withDeadline } from './timing.js';
-import { runToolCalls } from './tool-calls.js';
 import { messageRecord, now } from './transcript.js';
+import { TurnCalls } from './turn-calls.js';
 
 export type { LoopConfig, LoopEvents, LoopResult } from './config.js';
 
@@ -59,17 +59,20 @@ class Loop {
       const stop = this.check(signal);
       if (stop) return this.finish(stop);
       if (this.window > this.config.compactAtTokens) await this.compact(signal);
+      const { tools, events, transcript } = this.config;
+      const calls = new TurnCalls(signal, { tools, events, transcript, streak: this.streak, clock: this.clock });
       let turn: ModelTurn;
       try {
-        turn = await this.call(this.messages, signal, true);
+        turn = await this.call(this.messages, signal, calls);
       } catch (error) {
+        await calls.discard();
         const outcome = await this.onModelError(error, signal, streamFailures);
         if (outcome !== 'retry') return this.finish(outcome);
         streamFailures++;
         continue;
       }
       streamFailures = 0;
-      const outcome = await this.handle(turn, continuing, signal);
+      const outcome = await this.handle(turn, continuing, signal, calls).finally(() => calls.discard());
       continuing = outcome === 'continue-turn';
       if (typeof outcome === 'object') return this.finish(outcome.stop, outcome.result);
     }
@@ -81,13 +84,13 @@ class Loop {
     return firstStop(this.conditions, state) ?? (signal.aborted ? TIMEOUT : null);
   }
 
-  /** One model call; every call is a step, billed and reported, whatever it was for. */
-  private async call(messages: readonly Message[], signal: AbortSignal, live: boolean): Promise<ModelTurn> {
+  /** One model call; every call is a step, billed and reported, whatever it was for. A live one streams text and calls. */
+  private async call(messages: readonly Message[], signal: AbortSignal, live?: TurnCalls): Promise<ModelTurn> {
     const { model, tools, system, maxTokens, events, transcript } = this.config;
-    const onText = live ? events?.onText : undefined;
+    const streamed = live ? { onToolUse: live.offer, ...(events?.onText ? { onText: events.onText } : {}) } : {};
     let turn: ModelTurn;
     try {
-      turn = await model.send({ system, tools: tools.specs(), messages, maxTokens, signal, ...(onText ? { onText } : {}) });
+      turn = await model.send({ system, tools: tools.specs(), messages, maxTokens, signal, ...streamed });
     } catch (error) {
       if (error instanceof ModelError && error.billed) this.meter.add(error.billed.usage, error.billed.costUsd);
       throw error;
@@ -119,7 +122,7 @@ class Loop {
   /** Makes room in the context (see compaction.ts); the transcript keeps everything. */
   private async compact(signal: AbortSignal): Promise<number> {
     await this.config.hooks?.beforeCompact?.(signal);
-    const summarise = (request: Message[]) => this.call(request, signal, false).then((t) => textOf(t.content), noSummary);
+    const summarise = (request: Message[]) => this.call(request, signal).then((t) => textOf(t.content), noSummary);
     const made = await compact(this.messages, { summarise, ...compactionReports(this.config) });
     // The next call re-sends a changed prefix; until it answers, the old size is stale.
     if (made > 0) this.window = 0;
@@ -136,7 +139,7 @@ class Loop {
     return 'next';
   }
 
-  private async handle(turn: ModelTurn, continuing: boolean, signal: AbortSignal): Promise<TurnOutcome> {
+  private async handle(turn: ModelTurn, continuing: boolean, signal: AbortSignal, live: TurnCalls): Promise<TurnOutcome> {
     const cut = turn.stop === 'max_tokens' || turn.stop === 'context_full';
     const blocks = [...turn.content];
     // A tool_use cut off by the output limit has half its input: it is never run.
@@ -151,8 +154,7 @@ class Loop {
     const calls = blocks.filter((b): b is ToolUseBlock => b.type === 'tool_use');
     if (!cut && calls.length === 0) return this.onEnd(text, signal);
 
-    const { tools, events } = this.config;
-    const results: Block[] = await runToolCalls(calls, signal, { tools, events, streak: this.streak, clock: this.clock });
+    const results: Block[] = await live.finish(calls);
     if (turn.stop === 'context_full') {
       if ((await this.compact(signal)) === 0 && calls.length === 0) {
         return { stop: { conclusion: 'error', reason: 'the context window is full and nothing is left to clear' } };

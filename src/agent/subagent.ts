@@ -45,8 +45,10 @@ function taskSpec(types: readonly SubagentType[]): ToolSpec {
       'Starts a subagent with a fresh context on a self-contained part of the task and returns its final answer. ' +
       'Several Task calls in one turn run at the same time. Give it everything it needs in the prompt: it sees nothing ' +
       `of this conversation. Subagent types:\n${list}`,
-    // Several Task calls of one turn run together: a subagent's own tools keep their order.
+    // Several Task calls of one turn run together: a subagent's own tools keep their order. None
+    // starts before the parent's answer is whole: a subagent may write, and that answer may yet be lost.
     readOnly: true,
+    earlyStart: false,
     keyArgument: 'description',
     input_schema: {
       type: 'object',

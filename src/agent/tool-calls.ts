@@ -1,8 +1,9 @@
 import type { ToolResultBlock, ToolUseBlock } from '../core/messages.js';
-import type { ToolSet } from '../core/tools.js';
+import type { ToolOutcome, ToolSet } from '../core/tools.js';
 import type { LoopEvents } from './config.js';
 import { NOT_RUN, repeatedFailure } from './notes.js';
 import { FailureStreak, STUCK_STOP, STUCK_WARN } from './stuck.js';
+import type { TranscriptWriter } from './transcript.js';
 
 /**
  * Runs one turn's calls: neighbouring read-only calls together, the others one at a time, so a
@@ -28,30 +29,28 @@ export interface ToolCallContext {
   tools: ToolSet;
   streak: FailureStreak;
   events?: LoopEvents | undefined;
+  transcript?: Pick<TranscriptWriter, 'write'> | undefined;
   clock: () => number;
 }
 
-/** One call through the ToolSet, reported as it starts and ends; a repeated failure gets a warning. */
-export async function runToolCall(call: ToolUseBlock, signal: AbortSignal, c: ToolCallContext): Promise<ToolResultBlock> {
-  if (signal.aborted) return { type: 'tool_result', tool_use_id: call.id, is_error: true, content: NOT_RUN };
+/** One call through the ToolSet, reported as it starts and ends; null when the run stopped before it. */
+export async function startCall(call: ToolUseBlock, signal: AbortSignal, c: ToolCallContext): Promise<ToolOutcome | null> {
+  if (signal.aborted) return null;
   c.events?.onToolStart?.(call);
   const started = c.clock();
   const outcome = await c.tools.execute(call, signal);
   c.events?.onToolEnd?.(call, outcome, c.clock() - started);
-  const repeats = c.streak.record(call, outcome);
+  return outcome;
+}
+
+/** A call's tool_result; counted toward stuck detection (in call order), a repeated failure gets a warning. */
+export function resultOf(call: ToolUseBlock, outcome: ToolOutcome | null, streak: FailureStreak): ToolResultBlock {
+  if (!outcome) return { type: 'tool_result', tool_use_id: call.id, is_error: true, content: NOT_RUN };
+  const repeats = streak.record(call, outcome);
   let content = outcome.content;
   if (repeats >= STUCK_WARN && repeats < STUCK_STOP) {
     const warning = repeatedFailure(call.name, repeats, STUCK_STOP);
     content = typeof content === 'string' ? content + warning : [...content, { type: 'text', text: warning }];
   }
   return { type: 'tool_result', tool_use_id: call.id, content, ...(outcome.isError ? { is_error: true } : {}) };
-}
-
-/** A turn's calls, run in batches; results in call order. */
-export function runToolCalls(calls: readonly ToolUseBlock[], signal: AbortSignal, c: ToolCallContext): Promise<ToolResultBlock[]> {
-  return runInBatches(
-    calls,
-    (call) => c.tools.isReadOnly(call.name),
-    (call) => runToolCall(call, signal, c),
-  );
 }

@@ -1,4 +1,4 @@
-import type { Block, Message } from './messages.js';
+import type { Block, Message, ToolUseBlock } from './messages.js';
 import type { ToolSpec } from './tools.js';
 import type { Usage } from './usage.js';
 
@@ -15,6 +15,13 @@ export interface ModelRequest {
   onText?: (delta: string) => void;
   /** The response has begun: the request is out and the model is working. */
   onConnect?: () => void;
+  /**
+   * A tool_use block is whole while the answer is still streaming: the model has gone on past it,
+   * so no output limit can cut it any more. Called once per block, in order, so the caller may
+   * start the call early; the block is in the turn's content as well. An adapter that never calls
+   * it is still correct: the calls then start once the whole answer is back.
+   */
+  onToolUse?: (block: ToolUseBlock) => void;
 }
 
 export interface ModelTurn {

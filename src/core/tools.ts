@@ -19,6 +19,12 @@ export interface ToolSpec {
   description: string;
   /** Read-only calls of one turn run together; the others one at a time, in order. */
   readOnly: boolean;
+  /**
+   * Whether a read-only call may start while the model is still answering (default true). A call
+   * started then is thrown away unseen if that answer breaks, so false for a read-only tool whose
+   * call leaves more behind than its result (a subagent with its own tools, a recorded comment).
+   */
+  earlyStart?: boolean;
   input_schema: { type: 'object'; [key: string]: unknown };
   /** The input field that says what a call does, for progress lines (e.g. `file_path`). */
   keyArgument?: string;

@@ -57,11 +57,13 @@ const DESCRIPTION = [
 function toolSpec(): ToolSpec {
   const json = z.toJSONSchema(reviewCommentSchema, { io: 'input' }) as Record<string, unknown>;
   delete json['$schema'];
-  // Readonly: a call only appends to an in-memory list, so it may run alongside the reads of a turn.
+  // Readonly: a call only appends to an in-memory list, so it may run alongside the reads of a turn;
+  // but not before the answer is whole, or a comment of an answer that was then lost would be posted.
   return {
     name: REVIEW_COMMENT,
     description: DESCRIPTION,
     readOnly: true,
+    earlyStart: false,
     input_schema: { ...json, type: 'object' },
     keyArgument: 'file_path',
   };

@@ -6,8 +6,9 @@ import { createHash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { CacheResult } from './cache.js';
 import { estimateTokens, type JsonRecord } from './common.js';
+import { waitsBefore } from './pace.js';
 import type { ServerState } from './state.js';
-import type { ScriptedBlock, ScriptedCut, SimUsage, StopReason } from './types.js';
+import type { Pace, ScriptedBlock, ScriptedCut, SimUsage, StopReason } from './types.js';
 
 interface SseData {
   type: string;
@@ -187,20 +188,37 @@ export function sendError(
   res.end(body);
 }
 
-/** Streams the events, or for a `cut` only the first `afterEvents` of them before destroying the socket. */
-export function writeStream(state: ServerState, res: ServerResponse, events: SseData[], cut: ScriptedCut | undefined): void {
+/**
+ * Streams the events, or for a `cut` only the first `afterEvents` of them before destroying the
+ * socket; at `pace` when one is given, all at once otherwise.
+ */
+export async function writeStream(
+  state: ServerState,
+  res: ServerResponse,
+  events: SseData[],
+  cut: ScriptedCut | undefined,
+  pace?: Pace,
+): Promise<void> {
   res.writeHead(200, {
     'content-type': 'text/event-stream; charset=utf-8',
     'cache-control': 'no-cache',
     'request-id': state.nextRequestId(),
   });
-  if (cut) {
-    const sent = events.slice(0, Math.max(0, cut.afterEvents));
-    // An SSE comment stands in when no event is sent, so the status line still goes out first.
-    const chunk = sent.length > 0 ? sent.map(sse).join('') : ':\n\n';
-    res.write(chunk, () => res.destroy());
-    return;
+  const sent = cut ? events.slice(0, Math.max(0, cut.afterEvents)) : events;
+  const waits = pace ? waitsBefore(sent, pace) : [];
+  // Events due at the same moment go out in one write.
+  let chunk = '';
+  for (const [i, event] of sent.entries()) {
+    const wait = waits[i] ?? 0;
+    if (wait > 0) {
+      if (chunk) res.write(chunk);
+      chunk = '';
+      await state.sleep(wait);
+      if (state.closing || res.destroyed) return;
+    }
+    chunk += sse(event);
   }
-  for (const event of events) res.write(sse(event));
-  res.end();
+  // An SSE comment stands in when a cut sends no event, so the status line still goes out first.
+  if (cut) res.write(chunk || ':\n\n', () => res.destroy());
+  else res.end(chunk);
 }
