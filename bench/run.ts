@@ -3,12 +3,13 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { actionStartup, cliStartup } from './startup.js';
+import { actionStartup, buildSdkFloor, cliStartup } from './startup.js';
 import { cachePerformance, contextEconomy, loopOverhead, memoryPeak } from './loop.js';
 import { searchSpeed } from './search.js';
 import { bundleSize } from './bundle.js';
 import { mcpStartup, subagentFanOut } from './extensions.js';
 import { providerRuns } from './providers.js';
+import { streamBench } from './stream.js';
 import { fmt, row } from './stats.js';
 
 const RUNS = Number(process.env['BENCH_RUNS'] ?? 15);
@@ -20,19 +21,25 @@ await writeFile(join(dir, 'README.md'), 'bench\n');
 console.log(`agent-action bench · node ${process.version} · medians of ${RUNS} runs unless said`);
 try {
   if (want('startup')) {
-    const cli = await cliStartup(dir, RUNS);
+    const cli = await cliStartup(dir, RUNS, [], buildSdkFloor());
+    const floor = cli.floor!;
+    const action = await actionStartup(Math.max(5, Math.floor(RUNS / 2)));
     console.log('\n# start-up: process start to the first model request');
     console.log(row('node -e 0 (baseline, interleaved)', fmt(cli.baseline), '1.00x'));
-    console.log(row('dist/cli/index.js "task"', fmt(cli.subject), `${(cli.subject / cli.baseline).toFixed(2)}x`));
-    const action = await actionStartup(Math.max(5, Math.floor(RUNS / 2)));
-    console.log(row('node -e 0 (baseline, interleaved)', fmt(action.baseline), '1.00x'));
+    console.log(row('SDK floor: bundled @anthropic-ai/sdk sending one streaming request', fmt(floor.first), '1.00x floor'));
+    console.log(row('dist/cli/index.js "task"', fmt(cli.subject), `${(cli.subject / floor.first).toFixed(2)}x floor`));
     console.log(
       row(
         'dist/index.js on a PR comment (loopback GitHub, git, model)',
         fmt(action.subject),
-        `${(action.subject / action.baseline).toFixed(2)}x`,
+        `${(action.subject / cli.subject).toFixed(2)}x CLI`,
       ),
     );
+    console.log('\n# exit: from the last byte of the final answer to process exit, one-step runs');
+    console.log(row('SDK floor (the global fetch)', fmt(floor.exit)));
+    console.log(row('dist/cli/index.js', fmt(cli.exit)));
+    console.log(row('dist/index.js, delivery, thread and final comment included', fmt(action.exit)));
+    console.log(row('dist/index.js, from its last GitHub request', fmt(action.lastRequestToExit)));
   }
   if (want('loop')) {
     const loop = await loopOverhead(dir);
@@ -87,6 +94,7 @@ try {
     console.log('\n# providers: a one-step CLI run, start to exit, against each fake');
     for (const [name, ms] of Object.entries(p)) console.log(row(name, fmt(ms), `${(ms / p['anthropic']!).toFixed(2)}x`));
   }
+  if (want('stream')) await streamBench(Math.max(3, Math.floor(RUNS / 3)));
   if (want('bundle')) {
     const b = bundleSize();
     console.log('\n# bundle (committed dist/, nothing installed at run time)');

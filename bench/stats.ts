@@ -53,5 +53,7 @@ export function fmt(ms: number): string {
 }
 
 export function row(name: string, value: string, ratio = ''): string {
+  // bench/both.ts asks for the parts, to lay two nodes' figures side by side.
+  if (process.env['BENCH_ROWS'] === 'json') return JSON.stringify({ name, value, ratio });
   return `${name.padEnd(70)} ${value.padStart(12)}  ${ratio}`;
 }

@@ -38,6 +38,12 @@ export interface TaskOptions {
   startedAt?: number;
   /** Turns each Bash command's argv into the one that runs it (the sandbox); may still be in preparation. */
   wrap?: Promise<(argv: string[]) => string[]>;
+  /**
+   * Resolves once the workspace may be used (a checkout still under way): the first request does
+   * not wait for it, the tools, hooks and the changes' baseline do. If it fails, the run stops and
+   * runTask rejects with its error.
+   */
+  ready?: Promise<unknown>;
   /** Shapes the tools inside the permission rules (a mode's choice of tools). */
   tools?: (base: ToolSet) => ToolSet;
   /** Allow and deny rules with their sources; by default the settings' allowed and disallowed tools. */

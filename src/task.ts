@@ -30,7 +30,8 @@ export async function runTask(o: TaskOptions): Promise<TaskResult> {
   const { settings } = o;
   const workspace = await Workspace.open(o.cwd, o.runnerTemp ? { runnerTemp: o.runnerTemp } : {});
   let baseline: Promise<Baseline> | undefined;
-  const takeOnce = () => (baseline ??= takeBaseline(workspace.root));
+  const takeOnce = () => (baseline ??= Promise.resolve(o.ready).then(() => takeBaseline(workspace.root)));
+  const signal = stopWhenNotReady(o);
   const written = new Set<string>();
   const limits = { maxSteps: settings.maxSteps, maxCostUsd: settings.maxCostUsd, deadline: started + settings.timeoutMinutes * 60_000 };
   const meter = new UsageMeter();
@@ -47,7 +48,9 @@ export async function runTask(o: TaskOptions): Promise<TaskResult> {
   });
   // Hooks may add context to the prompt: a copy, so the caller's messages stay as they were.
   const messages = o.messages.map((m) => ({ ...m }));
-  await hooks?.begin(messages, o.signal);
+  // Hooks run commands in the workspace.
+  if (hooks) await o.ready;
+  await hooks?.begin(messages, signal);
   o.transcript?.write({ type: 'system', system, tools: names, model: settings.model, time: new Date().toISOString() });
   for (const message of messages.slice(o.recordMessagesFrom ?? 0)) o.transcript?.write(messageRecord(message));
   const verify = verifyFor(o, workspace);
@@ -57,7 +60,7 @@ export async function runTask(o: TaskOptions): Promise<TaskResult> {
       tools,
       system,
       limits,
-      signal: o.signal,
+      signal,
       maxTokens: settings.maxOutputTokens,
       streamRetries: settings.maxRetries,
       compactAtTokens: settings.compactAtTokens,
@@ -69,12 +72,22 @@ export async function runTask(o: TaskOptions): Promise<TaskResult> {
     },
     messages,
   );
+  // A workspace that never became ready fails the run rather than ending it as cancelled.
+  await o.ready;
   // SessionEnd runs whatever ended the run, cancellation included: its own timeout bounds it.
   await hooks?.end(result.conclusion, new AbortController().signal);
   // Outside git the only record of what changed is what the tools wrote.
   const fromGit = await changedSince(workspace.root, await takeOnce());
   const changedFiles = fromGit ?? [...written].map((p) => workspace.relative(resolve(workspace.root, p))).sort();
   return { ...result, changedFiles, durationMs: Date.now() - started, verified: verify?.passed() ?? null };
+}
+
+/** The caller's signal, also aborted when the workspace fails to become ready. */
+function stopWhenNotReady(o: TaskOptions): AbortSignal {
+  if (!o.ready) return o.signal;
+  const failed = new AbortController();
+  o.ready.catch((error: unknown) => failed.abort(error));
+  return AbortSignal.any([o.signal, failed.signal]);
 }
 
 /** The verify command of the settings, run when the model ends; null when none is set. */

@@ -26,8 +26,8 @@ function recordingSandbox(): { sandbox: Sandbox; disposed: () => number } {
   return { sandbox, disposed: () => disposed };
 }
 
-describe('a job that fails before the loop', () => {
-  it('disposes the prepared sandbox when the checkout of the pull request fails', async () => {
+describe('a job whose checkout fails', () => {
+  it('fails with the checkout error and disposes the prepared sandbox', async () => {
     world = await makeWorld({ main: { 'README.md': 'calc\n' }, script: [], sim: { permissions: { alice: 'write' } } });
     // The pull request names a head branch the remote does not have: the plan's checkout throws.
     world.sim.issues.set(9, {
@@ -48,9 +48,10 @@ describe('a job that fails before the loop', () => {
     const { sandbox, disposed } = recordingSandbox();
     const payload = commentPayload({ number: 9, body: '/agent fix it', by: { login: 'alice', id: 501 }, onPull: true });
     const run = await world.runInProcess({ event: 'issue_comment', payload }, { prepareSandbox: async () => sandbox });
+    // The first request does not wait for the checkout; the run ends with the checkout's failure all the same.
     expect(run.error).toBeInstanceOf(Error);
+    expect(String(run.error)).toMatch(/deleted-branch/);
     expect(disposed()).toBe(1);
-    expect(world.model.requests).toHaveLength(0);
     const tracking = world.sim.issues.get(9)!.comments.find((c) => c.body.includes('<!-- agent-action -->'));
     expect(tracking?.body).toMatch(/error/i);
   });

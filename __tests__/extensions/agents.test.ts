@@ -1,4 +1,14 @@
-import { agentsFromJson, ExtensionFileError, GENERAL_PURPOSE, mergeAgents, parseAgentFile } from '../../src/extensions/index.js';
+import {
+  agentsFromJson,
+  ExtensionFileError,
+  GENERAL_PURPOSE,
+  loadFrontmatterParser,
+  mergeAgents,
+  parseAgentFile,
+} from '../../src/extensions/index.js';
+
+// The loaders load the YAML parser when they find a file; these tests parse directly.
+await loadFrontmatterParser();
 
 const FILE = '---\nname: reviewer\ndescription: Reviews code\ntools: Read, Grep\nmodel: sonnet\n---\n\nYou review code.\n';
 

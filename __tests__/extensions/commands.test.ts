@@ -1,4 +1,15 @@
-import { commandName, expandCommand, findCommand, parseCommandFile, splitArguments, type Command } from '../../src/extensions/index.js';
+import {
+  commandName,
+  expandCommand,
+  findCommand,
+  loadFrontmatterParser,
+  parseCommandFile,
+  splitArguments,
+  type Command,
+} from '../../src/extensions/index.js';
+
+// The loaders load the YAML parser when they find a file; these tests parse directly.
+await loadFrontmatterParser();
 
 const FIX_LINT = [
   '---',

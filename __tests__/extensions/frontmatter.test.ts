@@ -1,4 +1,7 @@
-import { ExtensionFileError, parseAgentFile, splitFrontmatter } from '../../src/extensions/index.js';
+import { ExtensionFileError, loadFrontmatterParser, parseAgentFile, splitFrontmatter } from '../../src/extensions/index.js';
+
+// The loaders load the YAML parser when they find a file; these tests parse directly.
+await loadFrontmatterParser();
 
 describe('splitFrontmatter', () => {
   test('a file without frontmatter is all body', () => {

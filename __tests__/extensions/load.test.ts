@@ -55,9 +55,9 @@ function tempDir(files: Record<string, string>): string {
 }
 
 describe('loadLocalExtensions', () => {
-  test('reads agents, skills and commands under cwd, skipping broken files with a log line each', () => {
+  test('reads agents, skills and commands under cwd, skipping broken files with a log line each', async () => {
     const log: string[] = [];
-    const ext = loadLocalExtensions(tempDir(GOOD), io, (m) => log.push(m));
+    const ext = await loadLocalExtensions(tempDir(GOOD), io, (m) => log.push(m));
     expect(ext.agents.map((a) => [a.name, a.source])).toEqual([
       ['general-purpose', 'built-in'],
       ['reviewer', '.claude/agents/reviewer.md'],
@@ -83,23 +83,23 @@ describe('loadLocalExtensions', () => {
     ]);
   });
 
-  test('no .claude folder, or a file in its place, is no extensions and no log', () => {
+  test('no .claude folder, or a file in its place, is no extensions and no log', async () => {
     const log: string[] = [];
-    expect(loadLocalExtensions(tempDir({}), io, (m) => log.push(m))).toEqual({
+    expect(await loadLocalExtensions(tempDir({}), io, (m) => log.push(m))).toEqual({
       agents: [expect.objectContaining({ name: 'general-purpose' })],
       skills: [],
       commands: [],
     });
-    expect(loadLocalExtensions(tempDir({ '.claude': 'a file' }), io, (m) => log.push(m)).commands).toEqual([]);
+    expect((await loadLocalExtensions(tempDir({ '.claude': 'a file' }), io, (m) => log.push(m))).commands).toEqual([]);
     expect(log).toEqual([]);
   });
 
-  test('caps the number and size of files read, saying what was left out', () => {
+  test('caps the number and size of files read, saying what was left out', async () => {
     const big = agent('big', 'x'.repeat(MAX_BYTES));
     const files: Record<string, string> = { '.claude/agents/big.md': big };
     for (let i = 0; i < MAX_FILES + 2; i++) files[`.claude/commands/c${String(i).padStart(3, '0')}.md`] = `Command ${i}`;
     const log: string[] = [];
-    const ext = loadLocalExtensions(tempDir(files), io, (m) => log.push(m));
+    const ext = await loadLocalExtensions(tempDir(files), io, (m) => log.push(m));
     expect(ext.commands).toHaveLength(MAX_FILES);
     expect(ext.commands.at(-1)?.name).toBe('c099');
     expect(ext.agents.map((a) => a.name)).toEqual(['general-purpose']);
@@ -107,15 +107,15 @@ describe('loadLocalExtensions', () => {
     expect(log).toContain(`Skipped .claude/agents/big.md: ${Buffer.byteLength(big)} bytes, over the ${MAX_BYTES}-byte limit`);
   });
 
-  test('two files naming the same agent: the later path wins, and the log says so', () => {
+  test('two files naming the same agent: the later path wins, and the log says so', async () => {
     const log: string[] = [];
     const cwd = tempDir({ '.claude/agents/a.md': agent('same', 'First'), '.claude/agents/b.md': agent('same', 'Second') });
-    const ext = loadLocalExtensions(cwd, io, (m) => log.push(m));
+    const ext = await loadLocalExtensions(cwd, io, (m) => log.push(m));
     expect(ext.agents.find((a) => a.name === 'same')?.prompt).toBe('Second');
     expect(log[0]).toBe('.claude/agents/a.md and .claude/agents/b.md both define agent "same"; using .claude/agents/b.md');
   });
 
-  test('read errors other than a missing file skip the file with the reason', () => {
+  test('read errors other than a missing file skip the file with the reason', async () => {
     const failing: LocalIO = {
       readDir: (path) => (path.endsWith('agents') ? ['x.md'] : []),
       readFile: () => {
@@ -124,7 +124,7 @@ describe('loadLocalExtensions', () => {
       isDirectory: () => false,
     };
     const log: string[] = [];
-    expect(loadLocalExtensions('/nowhere', failing, (m) => log.push(m)).agents).toHaveLength(1);
+    expect((await loadLocalExtensions('/nowhere', failing, (m) => log.push(m))).agents).toHaveLength(1);
     expect(log).toEqual(['Skipped .claude/agents/x.md: cannot read it: EACCES: permission denied']);
   });
 });

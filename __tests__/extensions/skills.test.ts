@@ -1,4 +1,14 @@
-import { parseSkillFile, SKILL_TOOL, skillsPromptSection, skillToolSet, type Skill } from '../../src/extensions/index.js';
+import {
+  loadFrontmatterParser,
+  parseSkillFile,
+  SKILL_TOOL,
+  skillsPromptSection,
+  skillToolSet,
+  type Skill,
+} from '../../src/extensions/index.js';
+
+// The loaders load the YAML parser when they find a file; these tests parse directly.
+await loadFrontmatterParser();
 
 const skill = (name: string, description: string): Skill =>
   parseSkillFile(

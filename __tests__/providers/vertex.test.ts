@@ -93,6 +93,20 @@ describe('Claude on Vertex AI', () => {
     expect(predictions()).toHaveLength(2);
   });
 
+  it('starts a read while the answer still streams, as on the other providers', async () => {
+    const log: string[] = [];
+    const answer = {
+      content: [
+        { type: 'tool_use' as const, id: 'toolu_vx', name: 'Glob', input: { pattern: '*' } },
+        { type: 'text' as const, text: 'More after the call.' },
+      ],
+    };
+    const events = { onText: (d: string) => log.push(d), onToolStart: () => log.push('Glob started') };
+    const r = await run([answer, text('done')], { events });
+    expect(r.conclusion).toBe('success');
+    expect(log.slice(log.indexOf('Glob started') + 1).join('')).toBe('More after the call.done');
+  });
+
   it('stops at the step limit as on the other providers', async () => {
     const call = {
       content: [{ type: 'tool_use' as const, name: 'TodoWrite', input: { todos: [{ content: 'x', status: 'in_progress' }] } }],

@@ -66,7 +66,9 @@ export interface JobRun {
   prompt: string;
   earlier: Earlier;
   model: Model;
-  sandbox: Sandbox;
+  sandbox: Promise<Sandbox>;
+  /** The checkout and the sandbox: the tools wait for them, the first request does not. */
+  ready: Promise<unknown>;
   mode: Mode;
   events: TaskEvents;
   trusted: Trusted;
@@ -76,7 +78,9 @@ export interface JobRun {
 /** The loop in the workspace, its transcript in RUNNER_TEMP (never in the workspace, where it would be committed). */
 export async function executeTask(x: ExecuteInput, run: JobRun): Promise<{ result: TaskResult; transcript: string; note?: string }> {
   const { settings, runner, redactor, io } = x;
-  // MCP servers start together before the first request; what they expanded is a secret from then on.
+  // MCP servers start together before the first request, in the checked-out workspace; what they
+  // expanded is a secret from then on.
+  if (run.trusted.mcp.length > 0) await run.ready;
   const mcp = await startMcp(run.trusted.mcp, run.trusted.settings, {
     env: x.env,
     cwd: runner.GITHUB_WORKSPACE,
@@ -113,7 +117,8 @@ async function runWithTools(x: ExecuteInput, run: JobRun, mcp: StartedMcp | null
     transcript,
     signal: x.signal,
     startedAt: x.startedAt,
-    wrap: Promise.resolve(run.sandbox.wrap),
+    wrap: run.sandbox.then((s) => s.wrap),
+    ready: run.ready,
     tools: (base) => run.mode.tools(base),
     rules: runRules(settings, run.trusted.settings, run.mode, mcp?.allow ?? []),
     ...(mcp ? { extraTools: [mcp.tools] } : {}),

@@ -12,7 +12,7 @@ import { REVIEW_TRACKING_MARKER } from '../github/marker.js';
 import { implementMode } from './modes/implement.js';
 import { reviewMode } from './modes/review.js';
 import type { Mode, Work } from './modes/mode.js';
-import { openGit, planNewBranch, planPull } from './plan.js';
+import { checkoutPull, openGit, planNewBranch, pullPlan } from './plan.js';
 import { failedReport, finalReport, publish } from './report.js';
 import { requestUrl, runUrl, type RunnerEnv } from './runner.js';
 import { jobSandbox, sandboxNote, type PrepareSandbox } from './sandbox.js';
@@ -83,8 +83,8 @@ export class Job {
     preparing.catch(() => undefined);
     const model = this.j.model ? Promise.resolve(this.j.model) : jobModel(settings, env, this.j.apiKey);
     model.catch(() => undefined);
-    // 2. The checkout's credentials leave the workspace for the run.
-    const credentials = (await load.credentials()).takeCheckoutCredentials(runner.GITHUB_WORKSPACE);
+    // 2. The checkout's credentials leave the workspace for the run; the tools and our own checkout wait for that.
+    const credentials = load.credentials().then((c) => c.takeCheckoutCredentials(runner.GITHUB_WORKSPACE));
     try {
       // 3. The tracking comment and the 👀; the settings input is read before any pull request code
       // is checked out, and the checkout starts as soon as the pull request is known.
@@ -93,27 +93,28 @@ export class Job {
       const mcpInput = mcpFromInput(settings.mcpConfig, runner.GITHUB_WORKSPACE);
       const git = openGit(runner.GITHUB_WORKSPACE, settings.githubToken, runner.GITHUB_SERVER_URL);
       const thread = new Thread({ ...this.j, git, enabled: settings.continueConversation, runUrl: this.link });
-      let checkout: Promise<Work['plan']> | undefined;
+      let checkout: Promise<void> | undefined;
       early.onPull((pull) => {
-        checkout = git.then((g) => planPull(pull, g.netRepo));
+        checkout = Promise.all([git, credentials]).then(([g]) => checkoutPull(pull, g.netRepo));
         checkout.catch(() => undefined);
       });
-      const context = await early.context;
-      const trusted = this.trustedConfig(context, input, mcpInput);
+      const trusted = this.trustedConfig(input, mcpInput);
       trusted.catch(() => undefined);
-      // 4. Where the work goes.
-      const work: Work = { git: await git, plan: await (checkout ?? this.planFor(context, await git)) };
-      const sandbox = await preparing;
+      const context = await early.context;
+      // 4. Where the work goes; the first request does not wait for the checkout or the sandbox, the tools do.
+      const work: Work = { git: await git, plan: context.pull ? pullPlan(context.pull) : await this.planFor(context, await git) };
+      const ready = Promise.all([credentials, checkout, preparing]);
       // 5. The loop.
-      await this.mode.prepare?.(context, work);
+      if (this.mode.prepare) await ready.then(() => this.mode.prepare?.(context, work));
       const asked = commandRun(context, (await trusted).extensions, this.mode, io);
       const prompt = redactor.redact(this.mode.prompt(asked.context, work.plan));
-      const parts = { model: await model, sandbox, mode: this.mode, events: this.tracking.events(), trusted: await trusted, asked };
-      const { result, transcript, note } = await executeTask(this.j, { ...parts, prompt, earlier: await thread.earlier });
+      const parts = { model: await model, sandbox: preparing, ready, mode: this.mode, events: this.tracking.events(), asked };
+      const more = { prompt, trusted: await trusted, earlier: await thread.earlier };
+      const { result, transcript, note } = await executeTask(this.j, { ...parts, ...more });
       // 6. The work goes where the mode says, the conversation to its thread, then the report.
       const delivery = await this.mode.deliver(result, work);
       await thread.save(result.messages);
-      const notes = [delivery.note, note, sandboxNote(sandbox, settings)].filter((n): n is string => Boolean(n));
+      const notes = [delivery.note, note, sandboxNote(await preparing, settings)].filter((n): n is string => Boolean(n));
       const { startedAt } = this.j;
       const { refused } = this.tracking;
       const report = finalReport(result, delivery, { runUrl: this.link, startedAt, notes, refused, verify: settings.verify });
@@ -126,21 +127,19 @@ export class Job {
       await this.tracking.finish(failedReport(message, this.link, this.j.startedAt));
       throw error;
     } finally {
-      credentials.restore();
+      (await credentials.catch(() => undefined))?.restore();
       // Whatever failed, a sandbox that was prepared is taken down (a root runner's pids cgroup).
       const sandbox: Sandbox | undefined = await preparing.catch(() => undefined);
       await sandbox?.dispose();
     }
   }
 
-  /** The settings, extensions and MCP servers of trusted sources, read while the checkout runs. */
-  private trustedConfig(context: Context, settings: SettingsSource | null, mcp: McpSource | null): Promise<Trusted> {
-    const where = { owner: this.owner, repo: this.name };
-    return trustedConfig(this.j.gh, where, context, { settings, agents: this.j.settings.agents, mcp }, this.j.io);
+  /** The settings, extensions and MCP servers of trusted sources: the repository's, read early, then the inputs'. */
+  private trustedConfig(settings: SettingsSource | null, mcp: McpSource | null): Promise<Trusted> {
+    return this.j.early.repoConfig.then((repo) => trustedConfig(repo, { settings, agents: this.j.settings.agents, mcp }, this.j.io));
   }
 
   private planFor(context: Context, git: Work['git']): Promise<Work['plan']> {
-    if (context.pull) return planPull(context.pull, git.netRepo);
     const { trigger, redactor, settings, runner } = this.j;
     return planNewBranch(context, git, { trigger, redactor, branchPrefix: settings.branchPrefix, runId: runner.GITHUB_RUN_ID });
   }

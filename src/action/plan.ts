@@ -20,14 +20,15 @@ export async function openGit(workspace: string, token: string, serverUrl: strin
   return { repo, netRepo: Repo.open(workspace, { env: authEnv(token, serverUrl) }) };
 }
 
+/** Where a pull request's work goes: its branch, or for a fork nowhere but its head commit. */
+export function pullPlan(pull: PullContext): Plan {
+  return pull.isFork ? { kind: 'fork', pullNumber: pull.number } : { kind: 'pull', branch: pull.headRef, pullNumber: pull.number };
+}
+
 /** Checks out the pull request's code: its branch, or for a fork its head commit. */
-export async function planPull(pull: PullContext, netRepo: Repo): Promise<Plan> {
-  if (pull.isFork) {
-    await netRepo.checkoutPullRef(pull.number);
-    return { kind: 'fork', pullNumber: pull.number };
-  }
-  await netRepo.checkoutPullHead(pull.headRef);
-  return { kind: 'pull', branch: pull.headRef, pullNumber: pull.number };
+export async function checkoutPull(pull: PullContext, netRepo: Repo): Promise<void> {
+  if (pull.isFork) await netRepo.checkoutPullRef(pull.number);
+  else await netRepo.checkoutPullHead(pull.headRef);
 }
 
 export interface NewBranchInput {

@@ -3,8 +3,8 @@ import { resolve } from 'node:path';
 import {
   loadRepoSettings,
   mergeSettings,
-  repoSettingsRef,
   settingsInput,
+  type RefKind,
   type SettingsSource,
   type TrustedSettings,
 } from '../config/index.js';
@@ -12,7 +12,6 @@ import { agentsFromJson, loadRepoExtensions, mergeAgents, type Extensions } from
 import type { GitHub } from '../github/client.js';
 import { readRepoFile } from '../github/repo.js';
 import type { McpSource } from '../mcp-run.js';
-import type { TaskContext } from '../github/context.js';
 import type { ActionIo } from './io.js';
 
 /**
@@ -39,29 +38,43 @@ export function mcpFromInput(value: string, workspace: string): McpSource | null
   return { text, source: inline ? 'the mcp-config input' : `mcp-config ${value}`, configured: true };
 }
 
+/** What the repository configures at one trusted ref; its log lines wait until it is used. */
+export interface RepoConfig {
+  settings: SettingsSource | null;
+  extensions: Extensions;
+  mcpJson: string | null;
+  ref: string;
+  kind: RefKind;
+  log: string[];
+}
+
 /**
- * The repository's `.claude/settings.json`, agents, skills and commands from the base branch of a
- * pull request (else the default branch), never from a head a pull request can change; then the
- * inputs' settings and agents.
+ * The repository's `.claude/settings.json`, agents, skills, commands and `.mcp.json` at `ref`: the
+ * base branch of a pull request (else the default branch), never a head a pull request can change.
  */
-export async function trustedConfig(
-  gh: GitHub,
-  where: { owner: string; repo: string },
-  context: TaskContext,
-  inputs: { settings: SettingsSource | null; agents: string; mcp: McpSource | null },
-  io: ActionIo,
-): Promise<Trusted> {
-  const { ref, kind } = repoSettingsRef({ pull: context.pull ?? null, defaultBranch: context.repo.defaultBranch });
-  const [repo, extensions, mcpJson] = await Promise.all([
-    loadRepoSettings(gh, where, ref, io.info, kind),
-    loadRepoExtensions(gh, where, ref, io.info),
+export async function readRepoConfig(gh: GitHub, where: { owner: string; repo: string }, ref: string, kind: RefKind): Promise<RepoConfig> {
+  const log: string[] = [];
+  const say = (m: string) => void log.push(m);
+  const [settings, extensions, mcpJson] = await Promise.all([
+    loadRepoSettings(gh, where, ref, say, kind),
+    loadRepoExtensions(gh, where, ref, say),
     readRepoFile(gh, where, '.mcp.json', ref),
   ]);
+  return { settings, extensions, mcpJson, ref, kind, log };
+}
+
+/** The repository's configuration, then the inputs' settings and agents. */
+export function trustedConfig(
+  repo: RepoConfig,
+  inputs: { settings: SettingsSource | null; agents: string; mcp: McpSource | null },
+  io: ActionIo,
+): Trusted {
+  for (const line of repo.log) io.info(line);
   const mcp = [
-    ...(mcpJson !== null ? [{ text: mcpJson, source: `.mcp.json (${kind} ${ref})`, configured: false }] : []),
+    ...(repo.mcpJson !== null ? [{ text: repo.mcpJson, source: `.mcp.json (${repo.kind} ${repo.ref})`, configured: false }] : []),
     ...(inputs.mcp ? [inputs.mcp] : []),
   ];
-  const settings = mergeSettings([repo, inputs.settings].filter((s): s is SettingsSource => s !== null));
-  const agents = mergeAgents(extensions.agents, agentsFromJson(inputs.agents, 'the agents input'));
-  return { settings, extensions: { ...extensions, agents }, mcp };
+  const settings = mergeSettings([repo.settings, inputs.settings].filter((s): s is SettingsSource => s !== null));
+  const agents = mergeAgents(repo.extensions.agents, agentsFromJson(inputs.agents, 'the agents input'));
+  return { settings, extensions: { ...repo.extensions, agents }, mcp };
 }

@@ -30,9 +30,11 @@ const LOCAL_IO = {
 };
 
 /** `.claude/agents`, `skills` and `commands` of --cwd (the user's own checkout) unless --setting-sources none, then --agents. */
-export function cliExtensions(options: CliOptions, log: (m: string) => void): CliExtensions {
+export async function cliExtensions(options: CliOptions, log: (m: string) => void): Promise<CliExtensions> {
   const local =
-    options.settingSources === 'none' ? { agents: [], skills: [], commands: [] } : loadLocalExtensions(resolve(options.cwd), LOCAL_IO, log);
+    options.settingSources === 'none'
+      ? { agents: [], skills: [], commands: [] }
+      : await loadLocalExtensions(resolve(options.cwd), LOCAL_IO, log);
   const agents = mergeAgents(local.agents, options.agents ? agentsFromJson(options.agents, '--agents') : []);
   const found = options.prompt ? findCommand(options.prompt, '/', local.commands) : null;
   if (!found) return { prompt: options.prompt, agents, skills: local.skills };

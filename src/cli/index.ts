@@ -2,7 +2,11 @@
 import { scrubEnvironment } from '../secrets/environ.js';
 import { isSecretVariable } from '../tools/env.js';
 import { VERSION } from '../version.js';
-import { main } from './main.js';
+import { keepCompiledCode } from './compile-cache.js';
+
+// Before the rest of the CLI loads, so that all of it is kept.
+keepCompiledCode();
+const { main } = await import('./main.js');
 
 const controller = new AbortController();
 let signals = 0;

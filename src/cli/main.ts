@@ -109,7 +109,7 @@ async function run(options: CliOptions, apiKey: string, io: CliIo): Promise<{ re
   const say = (m: string) => io.stderr.write(`agent-action: ${m}\n`);
   let ext: CliExtensions;
   try {
-    ext = cliExtensions(options, say);
+    ext = await cliExtensions(options, say);
   } catch (error) {
     throw new UsageError(errorText(error));
   }

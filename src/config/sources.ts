@@ -6,7 +6,8 @@
  * `--settings`. I/O is passed in so that tests run against real fakes.
  */
 import { join, resolve } from 'node:path';
-import { statusOf, type GitHub } from '../github/client.js';
+import type { GitHub } from '../github/client.js';
+import { statusOf } from '../github/status.js';
 import { parseClaudeSettings, SettingsFileError } from './claude-settings.js';
 import type { SettingsSource } from './merge.js';
 

@@ -41,7 +41,7 @@ export const MAX_FILES = 100;
 export const MAX_BYTES = 100 * 1024;
 /** `.claude/commands/a/b/c.md` is `a:b:c`; deeper folders are not looked into. */
 const MAX_COMMAND_DEPTH = 2;
-const DIRS = { agents: '.claude/agents', skills: '.claude/skills', commands: '.claude/commands' } as const;
+export const DIRS = { agents: '.claude/agents', skills: '.claude/skills', commands: '.claude/commands' } as const;
 
 const byPath = (a: { path: string }, b: { path: string }): number => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
 const isMarkdown = (e: Entry): boolean => e.type === 'file' && /\.md$/i.test(e.name);

@@ -4,7 +4,17 @@
  * problems are thrown as ExtensionFileError so that a loader can skip the one file, say why, and
  * carry on: a typo in one agent must not stop a run that does not even use it.
  */
-import { parseDocument } from 'yaml';
+import type { parseDocument as ParseDocument } from 'yaml';
+
+let parseDocument: typeof ParseDocument | undefined;
+
+/**
+ * Loads the YAML parser. The loaders call it once they have a file to parse, so a run without
+ * agents, skills or commands never loads it; parsing before it resolves is a bug and throws.
+ */
+export async function loadFrontmatterParser(): Promise<void> {
+  parseDocument ??= (await import('yaml')).parseDocument;
+}
 
 /** One file that cannot be used, and why; loaders log it and skip the file. */
 export class ExtensionFileError extends Error {
@@ -31,6 +41,7 @@ export function splitFrontmatter(text: string, path = ''): { data: Record<string
   const end = lines.findIndex((line, i) => i > 0 && FENCE.test(line));
   if (end === -1)
     throw new ExtensionFileError(path, 'the frontmatter opened by the first line `---` is never closed by another `---` line');
+  if (!parseDocument) throw new Error('splitFrontmatter: call loadFrontmatterParser() first');
   const doc = parseDocument(lines.slice(1, end).join('\n'), { logLevel: 'silent' });
   const [error] = doc.errors;
   if (error) {

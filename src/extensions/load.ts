@@ -6,8 +6,10 @@
  * In the CLI: the user's own checkout on disk. Files that cannot be used are skipped and logged.
  */
 import { join } from 'node:path';
-import { statusOf, type GitHub } from '../github/client.js';
-import { build, planAsync, planSync, type Entry, type Extensions, type Log, type Planned, type ReadResult } from './collect.js';
+import type { GitHub } from '../github/client.js';
+import { statusOf } from '../github/status.js';
+import { build, DIRS, planAsync, planSync, type Entry, type Extensions, type Log, type Planned, type ReadResult } from './collect.js';
+import { loadFrontmatterParser } from './frontmatter.js';
 
 export type { Extensions, Log } from './collect.js';
 
@@ -52,12 +54,16 @@ async function readRepo(gh: GitHub, where: { owner: string; repo: string }, ref:
 /** The repository's agents, skills and commands at `ref`. Throws only when GitHub fails (other than 404). */
 export async function loadRepoExtensions(gh: GitHub, where: { owner: string; repo: string }, ref: string, log: Log): Promise<Extensions> {
   const label = (path: string): string => `${path} (${ref})`;
-  const files = await planAsync(log, label, (dir) => listRepo(gh, where, ref, dir));
+  // The three folders are listed at once; the plan then asks for them (and any below) in turn.
+  const listed = new Map<string, Promise<Entry[]>>(Object.values(DIRS).map((dir) => [dir, listRepo(gh, where, ref, dir)]));
+  for (const listing of listed.values()) listing.catch(() => undefined);
+  const files = await planAsync(log, label, (dir) => listed.get(dir) ?? listRepo(gh, where, ref, dir));
   const read: { file: Planned; result: ReadResult }[] = [];
   for (let i = 0; i < files.length; i += PARALLEL_READS) {
     const batch = files.slice(i, i + PARALLEL_READS);
     read.push(...(await Promise.all(batch.map(async (file) => ({ file, result: await readRepo(gh, where, ref, file.path) })))));
   }
+  if (read.length > 0) await loadFrontmatterParser();
   return build(read, log, label);
 }
 
@@ -92,9 +98,10 @@ function readLocal(cwd: string, io: LocalIO, path: string): ReadResult {
 }
 
 /** The agents, skills and commands of the checkout at `cwd` (the CLI's `--cwd`). Never throws for a file's sake. */
-export function loadLocalExtensions(cwd: string, io: LocalIO, log: Log): Extensions {
+export async function loadLocalExtensions(cwd: string, io: LocalIO, log: Log): Promise<Extensions> {
   const label = (path: string): string => path;
   const files = planSync(log, label, (dir) => listLocal(cwd, io, dir, log));
+  if (files.length > 0) await loadFrontmatterParser();
   return build(
     files.map((file) => ({ file, result: readLocal(cwd, io, file.path) })),
     log,

@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 
 interface Entry {
   key: string;
@@ -9,11 +9,18 @@ function git(cwd: string, args: string[]): string {
   return execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
 }
 
+/** The same without blocking, for the start of a run, when GitHub's answers are arriving meanwhile. */
+function gitAsync(cwd: string, args: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile('git', args, { cwd, encoding: 'utf8' }, (error, stdout) => (error ? reject(new Error(error.message)) : resolve(stdout)));
+  });
+}
+
 /** Entries of .git/config that carry a credential: checkout's auth header, or an include of its credentials file. */
-function credentialEntries(cwd: string): Entry[] {
+async function credentialEntries(cwd: string): Promise<Entry[]> {
   let listing = '';
   try {
-    listing = git(cwd, ['config', '--local', '--null', '--get-regexp', '^(http\\..*\\.extraheader|includeif\\..*\\.path)$']);
+    listing = await gitAsync(cwd, ['config', '--local', '--null', '--get-regexp', '^(http\\..*\\.extraheader|includeif\\..*\\.path)$']);
   } catch {
     return [];
   }
@@ -32,12 +39,12 @@ function credentialEntries(cwd: string): Entry[] {
  * any command of the model could read it. It is taken out for the run; commands that reach origin
  * get credentials through their own environment instead. `restore` puts it back for later steps.
  */
-export function takeCheckoutCredentials(cwd: string): { taken: number; restore(): void } {
-  const entries = credentialEntries(cwd);
+export async function takeCheckoutCredentials(cwd: string): Promise<{ taken: number; restore(): void }> {
+  const entries = await credentialEntries(cwd);
   const keys = [...new Set(entries.map((e) => e.key))];
   for (const key of keys) {
     try {
-      git(cwd, ['config', '--local', '--unset-all', key]);
+      await gitAsync(cwd, ['config', '--local', '--unset-all', key]);
     } catch {
       // Already gone: nothing to hide.
     }

@@ -52,13 +52,14 @@ export class RefStore {
   /** The file as origin has it, or why not; a failure to reach origin throws. */
   async read(ref: string, file: string, maxBytes: number): Promise<StoredFile | ReadMiss> {
     requireRef(ref, file);
+    // Asking origin takes no lock and writes nothing: the scratch repository is made only to fetch.
+    const remote = await safeGit(this.dir, this.env).raw(['ls-remote', 'origin', ref]);
+    const sha = remote
+      .split('\n')
+      .find((line) => line.endsWith(`\t${ref}`))
+      ?.split('\t')[0];
+    if (!sha) return { missing: 'none' };
     return this.scratch(async (git, url) => {
-      const remote = await git(['ls-remote', url, ref]);
-      const sha = remote
-        .split('\n')
-        .find((line) => line.endsWith(`\t${ref}`))
-        ?.split('\t')[0];
-      if (!sha) return { missing: 'none' };
       await git(['fetch', '--quiet', '--no-tags', url, `+${ref}:${ref}`]);
       const bytes = Number((await git(['cat-file', '-s', `${sha}:${file}`])).trim());
       if (!(bytes <= maxBytes)) return { missing: 'too-large', bytes };

@@ -1,6 +1,7 @@
 import { Octokit } from '@octokit/rest';
 import { retry } from '@octokit/plugin-retry';
 import { throttling } from '@octokit/plugin-throttling';
+import { httpFetch } from '../http/fetch.js';
 
 const GitHubClient = Octokit.plugin(retry, throttling);
 export type GitHub = InstanceType<typeof GitHubClient>;
@@ -25,6 +26,7 @@ export function createGitHub(options: GitHubOptions): GitHub {
     auth: options.token,
     baseUrl: options.baseUrl.replace(/\/+$/, ''),
     userAgent: 'agent-action',
+    request: { fetch: httpFetch },
     retry: { retries: 3, retryAfterBaseValue: options.retryBaseMs ?? 1000 },
     throttle: {
       onRateLimit: (after: number, req: { method: string; url: string }, _o: unknown, count: number) => {
@@ -38,10 +40,4 @@ export function createGitHub(options: GitHubOptions): GitHub {
     },
     log: { debug: () => {}, info: () => {}, warn: log, error: log },
   });
-}
-
-/** The HTTP status of an Octokit error, if it has one. */
-export function statusOf(error: unknown): number | undefined {
-  if (typeof error === 'object' && error !== null && 'status' in error && typeof error.status === 'number') return error.status;
-  return undefined;
 }

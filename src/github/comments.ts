@@ -1,4 +1,5 @@
-import { statusOf, type GitHub } from './client.js';
+import type { GitHub } from './client.js';
+import { statusOf } from './status.js';
 import type { GitHubEvent } from './event.js';
 import type { Trigger } from './trigger.js';
 

@@ -1,5 +1,6 @@
 import type { GitHubEvent, RepoRef } from './event.js';
-import { statusOf, type GitHub } from './client.js';
+import type { GitHub } from './client.js';
+import { statusOf } from './status.js';
 import { listIssueComments, type IssueComment } from './comments.js';
 import { TRACKING_MARKER } from './marker.js';
 import { isFork } from './repo.js';
@@ -77,9 +78,11 @@ async function threadComments(listed: Promise<IssueComment[]>, trigger: Trigger)
     .map((c) => ({ author: c.user?.login ?? 'ghost', body: c.body ?? '', createdAt: c.created_at }));
 }
 
-async function pullContext(gh: Gh, where: Where, number: number, limits: ContextLimits): Promise<PullContext> {
-  const [{ data: pr }, files, diffResponse] = await Promise.all([
-    gh.rest.pulls.get({ ...where, pull_number: number }),
+type PullData = Awaited<ReturnType<Gh['rest']['pulls']['get']>>['data'];
+
+async function pullContext(gh: Gh, where: Where, number: number, head: Promise<PullData>, limits: ContextLimits): Promise<PullContext> {
+  const [pr, files, diffResponse] = await Promise.all([
+    head,
     gh.paginate(gh.rest.pulls.listFiles, { ...where, pull_number: number, per_page: 100 }),
     gh.request('GET /repos/{owner}/{repo}/pulls/{pull_number}', {
       ...where,
@@ -136,18 +139,23 @@ async function failingChecks(gh: Gh, where: Where, sha: string, limits: ContextL
   }
 }
 
-async function instructions(gh: Gh, where: Where, ref: string, limit: number): Promise<TaskContext['instructions']> {
-  for (const path of ['AGENTS.md', 'CLAUDE.md']) {
-    try {
-      const { data } = await gh.rest.repos.getContent({ ...where, path, ref });
-      if (!Array.isArray(data) && data.type === 'file' && 'content' in data) {
-        return { path, content: Buffer.from(data.content, 'base64').toString('utf8').slice(0, limit) };
-      }
-    } catch (error) {
-      if (statusOf(error) !== 404) throw error;
+async function instructionsFile(gh: Gh, where: Where, path: string, ref: string, limit: number): Promise<TaskContext['instructions']> {
+  try {
+    const { data } = await gh.rest.repos.getContent({ ...where, path, ref });
+    if (!Array.isArray(data) && data.type === 'file' && 'content' in data) {
+      return { path, content: Buffer.from(data.content, 'base64').toString('utf8').slice(0, limit) };
     }
+  } catch (error) {
+    if (statusOf(error) !== 404) throw error;
   }
   return undefined;
+}
+
+/** AGENTS.md, else CLAUDE.md: both asked for at once, the second one's failure mattering only when the first is missing. */
+async function instructions(gh: Gh, where: Where, ref: string, limit: number): Promise<TaskContext['instructions']> {
+  const [agents, claude] = ['AGENTS.md', 'CLAUDE.md'].map((path) => instructionsFile(gh, where, path, ref, limit));
+  claude!.catch(() => undefined);
+  return (await agents) ?? (await claude);
 }
 
 function targetNumber(trigger: Trigger): number | null {
@@ -179,15 +187,24 @@ export async function gatherContext(
     return context;
   }
   const isPull = trigger.target.type === 'pull';
+  // First: the checks and the base branch's instructions need the pull request itself (not its files or diff).
+  const head = isPull ? gh.rest.pulls.get({ ...where, pull_number: number }).then((r) => r.data) : undefined;
   // Most pull requests target the default branch: its instructions are fetched at once, and again
   // from the real base only when it differs.
   const onDefault = instructions(gh, where, repo.defaultBranch, limits.instructionsChars);
   onDefault.catch(() => {});
+  const later = head?.then((pr) =>
+    Promise.all([
+      failingChecks(gh, where, pr.head.sha, limits),
+      pr.base.ref !== repo.defaultBranch ? instructions(gh, where, pr.base.ref, limits.instructionsChars) : onDefault,
+    ]),
+  );
+  later?.catch(() => {});
   const [issue, comments, pull] = await Promise.all([
     gh.rest.issues.get({ ...where, issue_number: number }).then((r) => r.data),
     threadComments(options.comments ?? listIssueComments(gh, repo.owner, repo.name, number), trigger),
-    isPull
-      ? pullContext(gh, where, number, limits).then((p) => {
+    head
+      ? pullContext(gh, where, number, head, limits).then((p) => {
           onPull?.(p);
           return p;
         })
@@ -201,10 +218,7 @@ export async function gatherContext(
     isPullRequest: Boolean(issue.pull_request),
   };
   context.comments = comments;
-  const [checks, found] = await Promise.all([
-    pull ? failingChecks(gh, where, pull.headSha, limits) : Promise.resolve([]),
-    pull && pull.baseRef !== repo.defaultBranch ? instructions(gh, where, pull.baseRef, limits.instructionsChars) : onDefault,
-  ]);
+  const [checks, found] = await (later ?? Promise.all([Promise.resolve([]), onDefault]));
   if (pull) context.pull = pull;
   context.failingChecks = checks;
   if (found) context.instructions = found;

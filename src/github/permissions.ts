@@ -1,5 +1,6 @@
 import type { Actor } from './event.js';
-import { statusOf, type GitHub } from './client.js';
+import type { GitHub } from './client.js';
+import { statusOf } from './status.js';
 
 export interface Authorization {
   allowed: boolean;

@@ -1,4 +1,5 @@
-import { statusOf, type GitHub } from './client.js';
+import type { GitHub } from './client.js';
+import { statusOf } from './status.js';
 import type { GitHubEvent, RepoRef } from './event-types.js';
 
 /**

@@ -1,4 +1,5 @@
-import { statusOf, type GitHub } from './client.js';
+import type { GitHub } from './client.js';
+import { statusOf } from './status.js';
 
 /** One inline comment the review wants to make; `startLine` opens a multi-line range on the same side. */
 export type ReviewFinding = { path: string; line: number; startLine?: number; side: 'LEFT' | 'RIGHT'; body: string };

@@ -21,10 +21,11 @@ export const CREDENTIAL_FILE_PATTERNS: readonly string[] = [
   '*.pem',
 ];
 
-const credentialMatcher = picomatch([...CREDENTIAL_FILE_PATTERNS], { dot: true, nocase: true });
+let credentialMatcher: ((name: string) => boolean) | undefined;
 
 /** True for a base name listed in CREDENTIAL_FILE_PATTERNS. */
 export function isCredentialFileName(name: string): boolean {
+  credentialMatcher ??= picomatch([...CREDENTIAL_FILE_PATTERNS], { dot: true, nocase: true });
   return credentialMatcher(name);
 }
 

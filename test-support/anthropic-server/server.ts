@@ -4,7 +4,7 @@ import { segmentsOf, simulateCache, type Segment } from './cache.js';
 import { invalid, Rejection } from './common.js';
 import { buildEvents, defaultStopReason, sendError, writeStream } from './render.js';
 import { ServerState } from './state.js';
-import type { AnthropicServer, AnthropicServerOptions, RecordedRequest, ScriptedCut, ScriptedMessage } from './types.js';
+import type { AnthropicServer, AnthropicServerOptions, Pace, RecordedRequest, ScriptedCut, ScriptedMessage } from './types.js';
 import { checkHeaders, validateBody } from './validate.js';
 
 interface Admission {
@@ -53,6 +53,7 @@ async function streamTurn(
   record: RecordedRequest,
   reply: ScriptedMessage | ScriptedCut,
   segments: Segment[],
+  pace: Pace | undefined,
 ): Promise<void> {
   const scripted = reply.kind === 'cut' ? undefined : reply;
   const stopReason = scripted?.stop_reason ?? defaultStopReason(reply.content);
@@ -66,7 +67,8 @@ async function streamTurn(
   if (scripted?.waitFor) await scripted.waitFor.catch(() => undefined);
   if (scripted?.delayMs !== undefined && scripted.delayMs > 0) await state.sleep(scripted.delayMs);
   if (state.closing || res.destroyed) return;
-  writeStream(state, res, events, reply.kind === 'cut' ? reply : undefined);
+  res.once('finish', () => (record.answeredAt = performance.now()));
+  await writeStream(state, res, events, reply.kind === 'cut' ? reply : undefined, pace);
 }
 
 async function handle(a: Admission, req: IncomingMessage, res: ServerResponse, raw: Buffer): Promise<void> {
@@ -100,7 +102,7 @@ async function handle(a: Admission, req: IncomingMessage, res: ServerResponse, r
     case 'cut':
     case 'message':
     case undefined:
-      await streamTurn(state, res, record, reply, segments);
+      await streamTurn(state, res, record, reply, segments, a.opts.pace);
       return;
   }
 }

@@ -105,6 +105,8 @@ export interface RecordedRequest {
   bytes: number;
   /** `performance.now()` when the whole body had arrived, for start-up and latency figures. */
   receivedAt: number;
+  /** `performance.now()` when the last byte of a streamed reply went out, for exit figures. */
+  answeredAt?: number;
   /** Set for replies that produced a `message_start` (`message` and `cut`). */
   usage?: SimUsage;
   validationError?: string;
@@ -120,8 +122,18 @@ export interface AnthropicServer {
   close(): Promise<void>;
 }
 
+/** How fast replies stream, as a real model does; without one every event goes out at once. */
+export interface Pace {
+  /** From the start of the response (`message_start`) to its first content event. */
+  firstTokenMs: number;
+  /** Output rate of the content deltas, in the server's tokens (4 characters each). */
+  tokensPerSecond: number;
+}
+
 export interface AnthropicServerOptions {
   script: Script;
+  /** Stream every reply (a cut's events included) at this pace. */
+  pace?: Pace;
   /** Input tokens allowed per request. Default 200000. */
   contextWindow?: number;
   /** If set, the key (`x-api-key`, or `Authorization: Bearer` as SDKs since 1.0 send it) must equal it. */

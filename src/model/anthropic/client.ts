@@ -1,10 +1,12 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { ModelError, type Billed, type Model, type ModelRequest, type ModelTurn } from '../../core/model.js';
 import { costOf, type Price, type Usage } from '../../core/usage.js';
+import { httpFetch } from '../../http/fetch.js';
 import { classifyError, spendLimitAwareFetch } from './errors.js';
 import { priceFor } from './prices.js';
 import { toMessages, toSystem, toTools } from './request.js';
 import { fromContent, fromStopReason, usageOf } from './response.js';
+import { reportWholeToolUse } from './tool-use.js';
 
 export interface AnthropicModelOptions {
   model: string;
@@ -43,7 +45,7 @@ export class AnthropicModel implements Model {
         baseURL: options.baseURL ?? null,
         maxRetries: options.maxRetries,
         timeout: options.timeoutMs ?? 10 * 60_000,
-        fetch: spendLimitAwareFetch(options.fetch ?? globalThis.fetch),
+        fetch: spendLimitAwareFetch(options.fetch ?? httpFetch),
       });
   }
 
@@ -75,6 +77,7 @@ export class AnthropicModel implements Model {
       if (event.type === 'message_start') started = this.bill(event.message.model || this.id, usageOf(event.message.usage));
     });
     if (request.onText) stream.on('text', request.onText);
+    if (request.onToolUse) reportWholeToolUse(stream, request.onToolUse);
     try {
       const message = await stream.finalMessage();
       const { usage, costUsd } = this.bill(message.model || this.id, usageOf(message.usage));

@@ -1,5 +1,6 @@
 import AnthropicBedrock, { type ClientOptions } from '@anthropic-ai/bedrock-sdk';
 import type { Model } from '../../core/model.js';
+import { httpFetch } from '../../http/fetch.js';
 import { AnthropicModel, spendLimitAwareFetch } from '../anthropic/index.js';
 import type { ProviderOptions } from '../provider.js';
 import { messagesClientOf, providerPrices } from './ids.js';
@@ -33,7 +34,7 @@ export function bedrockClient(o: ProviderOptions): AnthropicBedrock {
     apiKey: token ?? null,
     maxRetries: o.maxRetries,
     timeout: 10 * 60_000,
-    fetch: spendLimitAwareFetch(o.fetch ?? globalThis.fetch),
+    fetch: spendLimitAwareFetch(o.fetch ?? httpFetch),
     defaultHeaders: { 'anthropic-version': BEDROCK_VERSION },
   };
   const awsAccessKey = read(env, 'AWS_ACCESS_KEY_ID');

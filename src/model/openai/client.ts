@@ -1,6 +1,7 @@
 import OpenAI from 'openai';
 import { ModelError, type Billed, type Model, type ModelRequest, type ModelTurn } from '../../core/model.js';
 import { costOf, type Price, type Usage } from '../../core/usage.js';
+import { httpFetch } from '../../http/fetch.js';
 import { priceFor } from '../anthropic/prices.js';
 import type { ProviderOptions } from '../provider.js';
 import { classifyError, quotaAwareFetch } from './errors.js';
@@ -58,7 +59,7 @@ export class OpenAIModel implements Model {
         webhookSecret: null,
         maxRetries: options.maxRetries,
         timeout: options.timeoutMs ?? 10 * 60_000,
-        fetch: quotaAwareFetch(options.fetch ?? globalThis.fetch),
+        fetch: quotaAwareFetch(options.fetch ?? httpFetch),
       });
   }
 

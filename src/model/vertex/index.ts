@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import AnthropicVertex from '@anthropic-ai/vertex-sdk';
 import { GoogleAuth, type GoogleAuthOptions } from 'google-auth-library';
 import type { Model } from '../../core/model.js';
+import { httpFetch } from '../../http/fetch.js';
 import { AnthropicModel, spendLimitAwareFetch } from '../anthropic/index.js';
 import { messagesClientOf, providerPrices } from '../bedrock/ids.js';
 import type { ProviderOptions } from '../provider.js';
@@ -43,7 +44,7 @@ export function googleAuthFor(o: ProviderOptions): GoogleAuth {
   const options: GoogleAuthOptions = { scopes: [CLOUD_PLATFORM_SCOPE] };
   if (keyFilename !== undefined) options.keyFilename = keyFilename;
   // The token exchange goes through the same fetch as the API calls (a proxy, or a test's fake).
-  if (o.fetch) options.clientOptions = { transporterOptions: { fetchImplementation: o.fetch } };
+  options.clientOptions = { transporterOptions: { fetchImplementation: o.fetch ?? httpFetch } };
   return new GoogleAuth(options);
 }
 
@@ -59,7 +60,7 @@ export function vertexClient(o: ProviderOptions): AnthropicVertex {
     googleAuth: googleAuthFor(o),
     maxRetries: o.maxRetries,
     timeout: 10 * 60_000,
-    fetch: spendLimitAwareFetch(o.fetch ?? globalThis.fetch),
+    fetch: spendLimitAwareFetch(o.fetch ?? httpFetch),
     defaultHeaders: { 'anthropic-version': VERTEX_VERSION },
   });
 }
