@@ -1,4 +1,5 @@
 import { BOT_IDENTITY, Repo } from '../git/repo.js';
+import { gitErrorLine } from '../git/safe.js';
 
 export interface PushInput {
   repo: Repo;
@@ -12,11 +13,8 @@ export interface PushInput {
 
 export type Pushed = { sha: string; branch: string; note?: string } | { failed: string };
 
-/** The line of git's answer that says what went wrong (its first line names only the remote). */
 function why(o: PushInput, error: unknown): string {
-  const lines = (error instanceof Error ? error.message : String(error)).split('\n').map((l) => l.trim());
-  const telling = lines.find((l) => /\[rejected\]|\[remote rejected\]|^(error|fatal):/.test(l)) ?? lines[0] ?? '';
-  return o.redact(telling);
+  return o.redact(gitErrorLine(error));
 }
 
 /**

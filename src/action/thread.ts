@@ -1,6 +1,7 @@
 import { conversationFromStore, conversationToStore, type StoredConversation } from '../agent/carry-over.js';
 import type { Message } from '../core/index.js';
 import { BOT_IDENTITY } from '../git/names.js';
+import { gitErrorLine } from '../git/safe.js';
 import type { Trigger } from '../github/trigger.js';
 import type { Redactor } from '../report/redact.js';
 import type { ActionIo } from './io.js';
@@ -26,10 +27,6 @@ export interface ThreadInput {
   io: ActionIo;
   redactor: Redactor;
   runUrl: string;
-}
-
-function why(error: unknown): string {
-  return (error instanceof Error ? error.message.split('\n')[0] : String(error)) ?? '';
 }
 
 /**
@@ -72,7 +69,7 @@ export class Thread {
       this.log(`continuing the conversation in ${ref}: ${parsed.messages.length} messages from ${parsed.runs.length} earlier runs`);
       return parsed;
     } catch (error) {
-      this.log(`the conversation in ${ref} could not be fetched (${why(error)}): starting afresh`);
+      this.log(`the conversation in ${ref} could not be fetched (${gitErrorLine(error)}): starting afresh`);
       return none;
     }
   }
@@ -92,23 +89,26 @@ export class Thread {
       const message = `agent-action: the conversation of #${this.number}`;
       await store.write(ref, FILE, text, { expected: this.leased, message, identity: BOT_IDENTITY });
     } catch (error) {
-      this.log(
-        `the conversation could not be stored in ${ref} (${this.o.redactor.redact(why(error))}); the next request here starts afresh`,
-      );
+      this.log(`the conversation could not be stored in ${ref} (${gitErrorLine(error)}); the next request here starts afresh`);
     }
   }
+}
+
+function earlierRuns(earlier: Earlier): string {
+  const n = earlier.runs.length;
+  return n === 1 ? 'an earlier run' : n > 1 ? `${n} earlier runs` : 'earlier runs';
 }
 
 /** The new request after the earlier conversation, saying what the earlier part is. */
 export function followUpPrompt(prompt: string, earlier: Earlier): string {
   if (earlier.messages.length === 0) return prompt;
-  const runs = earlier.runs.length === 1 ? 'an earlier run' : 'earlier runs';
+  const runs = earlierRuns(earlier);
   return `This is a new request in the same thread. The conversation above is from ${runs} of yours here; what it changed may already be committed. Carry on from it.\n\n${prompt}`;
 }
 
 /** For the final comment: that this run carried on earlier ones, and where that conversation is kept. */
 export function followUpNote(earlier: Earlier): string | null {
   if (earlier.messages.length === 0) return null;
-  const runs = earlier.runs.length === 1 ? 'an earlier run' : `${earlier.runs.length} earlier runs`;
+  const runs = earlierRuns(earlier);
   return `This run carried on the conversation of ${runs} here (\`continue-conversation: false\` starts afresh).`;
 }

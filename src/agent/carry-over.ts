@@ -65,9 +65,14 @@ function storedMessages(messages: readonly Message[], redact: (s: string) => str
   });
 }
 
-/** Index of the first of the newest `turns` user messages that start a turn (no tool results). */
+/** Where each turn starts: the user messages that carry no tool results. */
+function turnStarts(messages: readonly Message[]): number[] {
+  return messages.flatMap((m, i) => (m.role === 'user' && !blocksOf(m).some((b) => b.type === 'tool_result') ? [i] : []));
+}
+
+/** Index of the first message of the newest `turns` turns (0 when there are no more than that). */
 function recentStart(messages: readonly Message[], turns: number): number {
-  const starts = messages.flatMap((m, i) => (m.role === 'user' && !blocksOf(m).some((b) => b.type === 'tool_result') ? [i] : []));
+  const starts = turnStarts(messages);
   return starts.length > turns ? starts[starts.length - turns]! : 0;
 }
 
@@ -84,19 +89,13 @@ export function conversationToStore(
   clearOldToolResults(kept, KEEP_RECENT_TURNS);
   const encode = (list: Message[]) => JSON.stringify({ version: CONVERSATION_VERSION, runs: o.runs.slice(-20), messages: list });
   let text = encode(kept);
-  let leftOut = false;
   while (Buffer.byteLength(text) > o.maxBytes && kept.length > 1) {
     // Leave out the oldest turn: up to the next user message that starts one.
-    const next = recentStart(kept, Math.max(1, countTurns(kept) - 1));
-    kept = repairHistory(kept.slice(next > 0 ? next : 1));
-    leftOut = true;
-    text = encode(leftOut ? withNote(kept) : kept);
+    const next = turnStarts(kept)[1] ?? 1;
+    kept = repairHistory(kept.slice(next));
+    text = encode(withNote(kept));
   }
   return Buffer.byteLength(text) > o.maxBytes ? encode([]) : text;
-}
-
-function countTurns(messages: readonly Message[]): number {
-  return messages.filter((m) => m.role === 'user' && !blocksOf(m).some((b) => b.type === 'tool_result')).length;
 }
 
 function withNote(messages: Message[]): Message[] {

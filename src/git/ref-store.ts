@@ -1,7 +1,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import type { Identity } from './names.js';
+import { join } from 'node:path';
+import { identityFor, type Identity } from './names.js';
 import { safeGit } from './safe.js';
 
 /** Our own refs outside branches and tags: `refs/agent-action/<letters, digits, / . _ ->`. */
@@ -37,13 +37,13 @@ export class RefStore {
     private readonly env: Record<string, string>,
   ) {}
 
-  private async scratch<T>(fn: (git: Git, url: string) => Promise<T>): Promise<T> {
+  private async scratch<T>(fn: (git: Git, url: string, tmp: string) => Promise<T>): Promise<T> {
     const url = (await safeGit(this.dir, this.env).raw(['remote', 'get-url', 'origin'])).trim();
     const tmp = await mkdtemp(join(tmpdir(), 'agent-ref-'));
     try {
       const repo = join(tmp, 'store.git');
       await safeGit(tmp, this.env).raw(['init', '--quiet', '--bare', repo]);
-      return await fn((args, extraEnv = {}) => safeGit(repo, { ...this.env, ...extraEnv }).raw(args), url);
+      return await fn((args, extraEnv = {}) => safeGit(repo, { ...this.env, ...extraEnv }).raw(args), url, tmp);
     } finally {
       await rm(tmp, { recursive: true, force: true });
     }
@@ -78,27 +78,16 @@ export class RefStore {
     o: { expected: string | null; message: string; identity: Identity },
   ): Promise<string> {
     requireRef(ref, file);
-    return this.scratch(async (git, url) => {
-      const path = join(await mkdtemp(join(tmpdir(), 'agent-ref-file-')), file);
-      try {
-        await writeFile(path, text);
-        const blob = (await git(['hash-object', '-w', '--', path])).trim();
-        const index = { GIT_INDEX_FILE: `${path}.index` };
-        await git(['update-index', '--add', '--cacheinfo', `100644,${blob},${file}`], index);
-        const tree = (await git(['write-tree'], index)).trim();
-        const who = o.identity;
-        const identity = {
-          GIT_AUTHOR_NAME: who.name,
-          GIT_AUTHOR_EMAIL: who.email,
-          GIT_COMMITTER_NAME: who.name,
-          GIT_COMMITTER_EMAIL: who.email,
-        };
-        const commit = (await git(['commit-tree', tree, '-m', o.message], identity)).trim();
-        await git(['push', '--quiet', '--no-verify', `--force-with-lease=${ref}:${o.expected ?? ''}`, url, `${commit}:${ref}`]);
-        return commit;
-      } finally {
-        await rm(dirname(path), { recursive: true, force: true });
-      }
+    return this.scratch(async (git, url, tmp) => {
+      const path = join(tmp, file);
+      await writeFile(path, text);
+      const blob = (await git(['hash-object', '-w', '--', path])).trim();
+      const index = { GIT_INDEX_FILE: join(tmp, 'index') };
+      await git(['update-index', '--add', '--cacheinfo', `100644,${blob},${file}`], index);
+      const tree = (await git(['write-tree'], index)).trim();
+      const commit = (await git(['commit-tree', tree, '-m', o.message], identityFor(o.identity).env)).trim();
+      await git(['push', '--quiet', '--no-verify', `--force-with-lease=${ref}:${o.expected ?? ''}`, url, `${commit}:${ref}`]);
+      return commit;
     });
   }
 }

@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import type { SimpleGit } from 'simple-git';
 import { inheritedEnv, safeGit } from './safe.js';
 import { RefStore } from './ref-store.js';
-import type { Identity } from './names.js';
+import { cleanIdentity, identityFor, type Identity } from './names.js';
 
 export { BOT_IDENTITY, slugify, type Identity } from './names.js';
 
@@ -23,16 +23,6 @@ const BRANCH_CHARS = /^[\p{L}\p{N}._\-/+#,=]+$/u;
 
 function nulList(output: string): string[] {
   return output.split('\0').filter((entry) => entry.length > 0);
-}
-
-/** Newlines or angle brackets in a name would forge extra trailers or break the ident line. */
-function cleanIdentity(who: Identity): Identity {
-  const clean = (s: string) =>
-    s
-      .replace(/[\p{Cc}<>]/gu, ' ')
-      .replace(/\s+/g, ' ')
-      .trim();
-  return { name: clean(who.name), email: clean(who.email) };
 }
 
 function withTrailers(message: string, author: Identity, coAuthors: Identity[]): string {
@@ -229,17 +219,9 @@ export class Repo {
     await this.unstage(opts.exclude ?? []);
     const staged = await this.raw(['diff', '--cached', '--name-only', '-z', 'HEAD', '--']);
     if (nulList(staged).length === 0) return null;
-    const committer = cleanIdentity(opts.committer);
-    const author = cleanIdentity(opts.author ?? opts.committer);
-    const env = {
-      GIT_AUTHOR_NAME: author.name,
-      GIT_AUTHOR_EMAIL: author.email,
-      GIT_COMMITTER_NAME: committer.name,
-      GIT_COMMITTER_EMAIL: committer.email,
-    };
-    const identityConfig = ['-c', `user.name=${committer.name}`, '-c', `user.email=${committer.email}`];
-    const text = withTrailers(message, author, opts.coAuthors ?? []);
-    await this.raw([...identityConfig, 'commit', '--quiet', '--no-verify', '--no-gpg-sign', '--cleanup=whitespace', '-m', text], env);
+    const { env, args } = identityFor(opts.committer, opts.author);
+    const text = withTrailers(message, cleanIdentity(opts.author ?? opts.committer), opts.coAuthors ?? []);
+    await this.raw([...args, 'commit', '--quiet', '--no-verify', '--no-gpg-sign', '--cleanup=whitespace', '-m', text], env);
     return this.headSha();
   }
 
@@ -264,11 +246,9 @@ export class Repo {
     await this.requireBranchName(branch);
     const tracking = `refs/remotes/origin/${branch}`;
     await this.raw(['fetch', '--no-tags', 'origin', `+refs/heads/${branch}:${tracking}`]);
-    const who = cleanIdentity(committer);
-    const env = { GIT_COMMITTER_NAME: who.name, GIT_COMMITTER_EMAIL: who.email };
-    const identityConfig = ['-c', `user.name=${who.name}`, '-c', `user.email=${who.email}`];
+    const { env, args } = identityFor(committer);
     try {
-      await this.raw([...identityConfig, 'rebase', '--quiet', '--autostash', '--no-verify', tracking], env);
+      await this.raw([...args, 'rebase', '--quiet', '--autostash', '--no-verify', tracking], env);
       return { conflicts: [] };
     } catch (error) {
       const conflicts = nulList(await this.raw(['diff', '--name-only', '-z', '--diff-filter=U']).catch(() => ''));

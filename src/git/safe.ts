@@ -45,3 +45,9 @@ export function safeGit(dir: string, env: Record<string, string>): SimpleGit {
   const allowEnvironment = Object.keys(env);
   return simpleGit({ baseDir: dir, config: SAFE_CONFIG, unsafe: UNSAFE_ALLOWED, errors: strictErrors, allowEnvironment }).env(env);
 }
+
+/** The line of a failed git command's answer that says what went wrong (its first line often names only the remote). */
+export function gitErrorLine(error: unknown): string {
+  const lines = (error instanceof Error ? error.message : String(error)).split('\n').map((l) => l.trim());
+  return lines.find((l) => /\[rejected\]|\[remote rejected\]|^(error|fatal):/.test(l)) ?? lines[0] ?? '';
+}
