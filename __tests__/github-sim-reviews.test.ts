@@ -1,6 +1,3 @@
-import { retry } from '@octokit/plugin-retry';
-import { throttling } from '@octokit/plugin-throttling';
-import { Octokit } from '@octokit/rest';
 import { createGitHub, type GitHub } from '../src/github/client.js';
 import { REVIEW_ERRORS } from '../test-support/github-sim/routes/reviews.js';
 import { startGitHubSim, type GitHubSim, type SimIssue, type SimPull } from '../test-support/github-sim.js';
@@ -55,25 +52,12 @@ function issues(): SimIssue[] {
   ];
 }
 
-const Unthrottled = Octokit.plugin(retry, throttling);
-
-/**
- * `real` is the action's own client. `gh` is the same Octokit with the throttling plugin off: it
- * spaces POSTs that notify people (reviews among them) 3 s apart, process-wide, which would make
- * this file take minutes without testing anything more.
- */
-async function start(): Promise<{ sim: GitHubSim; gh: GitHub; real: GitHub }> {
+/** The simulator and the action's own client, its retries' backoff shortened. */
+async function start(): Promise<{ sim: GitHubSim; gh: GitHub }> {
   const sim = await startGitHubSim({ owner: 'o', repo: 'r', token: TOKEN, permissions: { alice: 'write' }, issues: issues() });
   sims.push(sim);
-  const noLimit = () => false;
-  const gh = new Unthrottled({
-    auth: TOKEN,
-    baseUrl: sim.url,
-    retry: { retries: 3, retryAfterBaseValue: 1 },
-    throttle: { enabled: false, onRateLimit: noLimit, onSecondaryRateLimit: noLimit },
-    log: { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} },
-  });
-  return { sim, gh, real: createGitHub({ token: TOKEN, baseUrl: sim.url, retryBaseMs: 1 }) };
+  const gh = createGitHub({ token: TOKEN, baseUrl: sim.url, retryBaseMs: 1 });
+  return { sim, gh };
 }
 
 interface HttpFailure {
@@ -111,7 +95,7 @@ const stored = (sim: GitHubSim, number = 7) => ({
 
 describe('creating a review', () => {
   it('stores a valid review with its comments, lists and reads it back', async () => {
-    const { sim, real: gh } = await start();
+    const { sim, gh } = await start();
     const comments: Comment[] = [
       { path: 'src/app.ts', line: 3, side: 'RIGHT', body: 'an added line' },
       { path: 'src/app.ts', start_line: 2, line: 4, body: 'a range in one hunk' },

@@ -1,6 +1,6 @@
 /**
  * A stateful simulator of the slice of the GitHub REST API the action uses, served over HTTP on
- * 127.0.0.1 so that a real Octokit (with the retry and throttling plugins) can be pointed at it via
+ * 127.0.0.1 so that a real Octokit (the action's own client, with its retries and pacing) can be pointed at it via
  * `baseUrl`. It answers with GitHub's JSON shapes, headers, pagination `Link`s and error envelopes,
  * and it can inject faults (5xx, secondary rate limits) either before or after a request's effect,
  * so end-to-end tests can check what the action does when GitHub misbehaves. Only node built-ins,

@@ -1,6 +1,3 @@
-import { retry } from '@octokit/plugin-retry';
-import { throttling } from '@octokit/plugin-throttling';
-import { Octokit } from '@octokit/rest';
 import { createGitHub, type GitHub } from '../../src/github/client.js';
 import {
   earlierReviews,
@@ -56,21 +53,9 @@ async function startSim(): Promise<GitHubSim> {
   return sim;
 }
 
-const Unthrottled = Octokit.plugin(retry, throttling);
-
-/**
- * The action's client but for the throttling plugin, which spaces review POSTs 3 s apart
- * process-wide; the retry plugin stays, so a 5xx would still be retried unless postReview says not to.
- */
+/** The action's own client, its retries' backoff shortened. */
 function fastGitHub(sim: GitHubSim): GitHub {
-  const noLimit = () => false;
-  return new Unthrottled({
-    auth: TOKEN,
-    baseUrl: sim.url,
-    retry: { retries: 3, retryAfterBaseValue: 1 },
-    throttle: { enabled: false, onRateLimit: noLimit, onSecondaryRateLimit: noLimit },
-    log: { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} },
-  });
+  return createGitHub({ token: TOKEN, baseUrl: sim.url, retryBaseMs: 1 });
 }
 
 const good: ReviewFinding[] = [

@@ -1,9 +1,8 @@
 import { Octokit } from '@octokit/rest';
-import { retry } from '@octokit/plugin-retry';
-import { throttling } from '@octokit/plugin-throttling';
 import { httpFetch } from '../http/fetch.js';
+import { pacing, type PacingOptions } from './pacing.js';
 
-const GitHubClient = Octokit.plugin(retry, throttling);
+const GitHubClient = Octokit.plugin(pacing);
 export type GitHub = InstanceType<typeof GitHubClient>;
 
 export interface GitHubOptions {
@@ -11,33 +10,28 @@ export interface GitHubOptions {
   /** GITHUB_API_URL: github.com, GHES, or a simulator. */
   baseUrl: string;
   log?: (message: string) => void;
-  /** Base of the retry plugin's backoff, ms. */
+  /** Base of the retries' backoff, ms. */
   retryBaseMs?: number;
+  /** The writes' pace and the clock, for tests (see pacing.ts). */
+  pacing?: Partial<Pick<PacingOptions, 'writeBurst' | 'writeIntervalMs' | 'maxReads' | 'clock'>>;
 }
 
 /**
  * Octokit with retries of transient failures and GitHub's rate-limit rules honoured (primary
- * and secondary limits wait for `retry-after`). Writes that must not happen twice turn retries
- * off per request and check for their own effect instead (see comments.ts, pulls.ts).
+ * and secondary limits are waited out as the answer says). Writes that must not happen twice turn
+ * retries off per request and check for their own effect instead (see comments.ts, pulls.ts).
  */
 export function createGitHub(options: GitHubOptions): GitHub {
   const log = options.log ?? (() => {});
+  const paced: PacingOptions = { retries: 3, retryBaseMs: options.retryBaseMs ?? 1000, log, ...options.pacing };
   return new GitHubClient({
     auth: options.token,
     baseUrl: options.baseUrl.replace(/\/+$/, ''),
     userAgent: 'agent-action',
     request: { fetch: httpFetch },
-    retry: { retries: 3, retryAfterBaseValue: options.retryBaseMs ?? 1000 },
-    throttle: {
-      onRateLimit: (after: number, req: { method: string; url: string }, _o: unknown, count: number) => {
-        log(`GitHub rate limit on ${req.method} ${req.url}; waiting ${after}s`);
-        return count < 2;
-      },
-      onSecondaryRateLimit: (after: number, req: { method: string; url: string }, _o: unknown, count: number) => {
-        log(`GitHub secondary rate limit on ${req.method} ${req.url}; waiting ${after}s`);
-        return count < 3;
-      },
-    },
-    log: { debug: () => {}, info: () => {}, warn: log, error: log },
+    pacing: paced,
+    // Octokit logs every failed request as an error; the caller decides what a failure means (a
+    // 404 for CLAUDE.md says the file is absent), so only Octokit's own warnings reach the log.
+    log: { debug: () => {}, info: () => {}, warn: log, error: () => {} },
   });
 }
