@@ -12,7 +12,7 @@ import { REVIEW_TRACKING_MARKER } from '../github/marker.js';
 import { implementMode } from './modes/implement.js';
 import { reviewMode } from './modes/review.js';
 import type { Mode, Work } from './modes/mode.js';
-import { checkoutPull, openGit, planNewBranch, pullPlan } from './plan.js';
+import { checkoutPull, planNewBranch, pullPlan, type Git } from './plan.js';
 import { failedReport, finalReport, publish } from './report.js';
 import { requestUrl, runUrl, type RunnerEnv } from './runner.js';
 import { jobSandbox, sandboxNote, type PrepareSandbox } from './sandbox.js';
@@ -22,12 +22,15 @@ import { mcpFromInput, settingsFromInput, trustedConfig, type Trusted } from './
 import type { SettingsSource } from '../config/index.js';
 import type { McpSource } from '../mcp-run.js';
 import { commandRun } from './command.js';
-import { Thread } from './thread.js';
+import type { Thread } from './thread.js';
 
 type Context = Awaited<EarlyContext['context']>;
 
 export interface JobInput {
   early: EarlyContext;
+  /** The workspace's git and the thread's earlier conversation, already being read. */
+  git: Promise<Git>;
+  thread: Thread;
   settings: ActionSettings;
   runner: RunnerEnv;
   env: NodeJS.ProcessEnv;
@@ -77,7 +80,7 @@ export class Job {
   }
 
   async run(): Promise<ActionOutcome> {
-    const { settings, runner, env, io, redactor, early } = this.j;
+    const { settings, runner, env, io, redactor, early, git, thread } = this.j;
     // 1. The sandbox probe and the model client load while GitHub answers.
     const preparing = jobSandbox(settings, runner, env, io, this.j.prepareSandbox);
     preparing.catch(() => undefined);
@@ -91,8 +94,6 @@ export class Job {
       this.tracking.start();
       const input = settingsFromInput(settings.settings, runner.GITHUB_WORKSPACE, io);
       const mcpInput = mcpFromInput(settings.mcpConfig, runner.GITHUB_WORKSPACE);
-      const git = openGit(runner.GITHUB_WORKSPACE, settings.githubToken, runner.GITHUB_SERVER_URL);
-      const thread = new Thread({ ...this.j, git, enabled: settings.continueConversation, runUrl: this.link });
       let checkout: Promise<void> | undefined;
       early.onPull((pull) => {
         checkout = Promise.all([git, credentials]).then(([g]) => checkoutPull(pull, g.netRepo));

@@ -9,10 +9,12 @@ import { Redactor } from '../report/redact.js';
 import { EarlyContext } from './early-context.js';
 import type { ActionIo, ActionOutcome } from './io.js';
 import { Job } from './job.js';
+import { openGit } from './plan.js';
 import { setOutputs } from './report.js';
-import { readRunnerEnv, type RunnerEnv } from './runner.js';
+import { readRunnerEnv, runUrl, type RunnerEnv } from './runner.js';
 import type { PrepareSandbox } from './sandbox.js';
 import { readSettings, type ActionSettings } from './settings.js';
+import { Thread } from './thread.js';
 import { providerFrom } from '../model/registry.js';
 import { providerSecrets } from '../model/secrets.js';
 
@@ -76,6 +78,11 @@ export async function runAction(deps: ActionDeps): Promise<ActionOutcome> {
     runner.GITHUB_API_URL,
   );
   const early = new EarlyContext(gh, event, trigger, owner, name);
+  // The workspace's remote and the thread's earlier conversation are reads of the repository too:
+  // they start now, so that their git processes run while GitHub answers.
+  const git = openGit(runner.GITHUB_WORKSPACE, settings.githubToken, runner.GITHUB_SERVER_URL);
+  git.catch(() => undefined);
+  const thread = new Thread({ git, trigger, enabled: settings.continueConversation, io, redactor, runUrl: runUrl(runner) });
   const auth = await whoMay(gh, { owner, name }, trigger, settings);
   if (!auth.allowed) {
     io.info(`agent-action: not running: ${auth.reason}`);
@@ -88,6 +95,8 @@ export async function runAction(deps: ActionDeps): Promise<ActionOutcome> {
   }
   return new Job({
     early,
+    git,
+    thread,
     settings,
     runner,
     env,

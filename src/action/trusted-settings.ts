@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { basename, resolve } from 'node:path';
 import {
   loadRepoSettings,
   mergeSettings,
+  REPO_SETTINGS_PATH,
   settingsInput,
   type RefKind,
   type SettingsSource,
@@ -10,7 +11,7 @@ import {
 } from '../config/index.js';
 import { agentsFromJson, loadRepoExtensions, mergeAgents, type Extensions } from '../extensions/index.js';
 import type { GitHub } from '../github/client.js';
-import { readRepoFile } from '../github/repo.js';
+import { listRepoDir, readRepoFile } from '../github/repo.js';
 import type { McpSource } from '../mcp-run.js';
 import type { ActionIo } from './io.js';
 
@@ -55,10 +56,14 @@ export interface RepoConfig {
 export async function readRepoConfig(gh: GitHub, where: { owner: string; repo: string }, ref: string, kind: RefKind): Promise<RepoConfig> {
   const log: string[] = [];
   const say = (m: string) => void log.push(m);
+  const mcp = readRepoFile(gh, where, '.mcp.json', ref);
+  mcp.catch(() => undefined);
+  // One listing of `.claude` says which of its four paths to ask for: most repositories have none.
+  const claude = await listRepoDir(gh, where, '.claude', ref);
   const [settings, extensions, mcpJson] = await Promise.all([
-    loadRepoSettings(gh, where, ref, say, kind),
-    loadRepoExtensions(gh, where, ref, say),
-    readRepoFile(gh, where, '.mcp.json', ref),
+    claude.has(basename(REPO_SETTINGS_PATH)) ? loadRepoSettings(gh, where, ref, say, kind) : null,
+    loadRepoExtensions(gh, where, ref, say, (dir) => claude.has(basename(dir))),
+    mcp,
   ]);
   return { settings, extensions, mcpJson, ref, kind, log };
 }

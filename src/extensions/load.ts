@@ -51,11 +51,22 @@ async function readRepo(gh: GitHub, where: { owner: string; repo: string }, ref:
   }
 }
 
-/** The repository's agents, skills and commands at `ref`. Throws only when GitHub fails (other than 404). */
-export async function loadRepoExtensions(gh: GitHub, where: { owner: string; repo: string }, ref: string, log: Log): Promise<Extensions> {
+/**
+ * The repository's agents, skills and commands at `ref`. Throws only when GitHub fails (other
+ * than 404). `exists` says which of the three folders may be there (the caller listed `.claude`
+ * already): the others are not asked for.
+ */
+export async function loadRepoExtensions(
+  gh: GitHub,
+  where: { owner: string; repo: string },
+  ref: string,
+  log: Log,
+  exists: (dir: string) => boolean = () => true,
+): Promise<Extensions> {
   const label = (path: string): string => `${path} (${ref})`;
   // The three folders are listed at once; the plan then asks for them (and any below) in turn.
-  const listed = new Map<string, Promise<Entry[]>>(Object.values(DIRS).map((dir) => [dir, listRepo(gh, where, ref, dir)]));
+  const list = (dir: string) => (exists(dir) ? listRepo(gh, where, ref, dir) : Promise.resolve([]));
+  const listed = new Map<string, Promise<Entry[]>>(Object.values(DIRS).map((dir) => [dir, list(dir)]));
   for (const listing of listed.values()) listing.catch(() => undefined);
   const files = await planAsync(log, label, (dir) => listed.get(dir) ?? listRepo(gh, where, ref, dir));
   const read: { file: Planned; result: ReadResult }[] = [];

@@ -30,6 +30,17 @@ export async function readRepoFile(gh: GitHub, where: { owner: string; repo: str
   }
 }
 
+/** The names in a folder of the repository at ref; none when there is no such folder (404) or it is a file. */
+export async function listRepoDir(gh: GitHub, where: { owner: string; repo: string }, path: string, ref: string): Promise<Set<string>> {
+  try {
+    const { data } = await gh.rest.repos.getContent({ ...where, path, ref });
+    return new Set(Array.isArray(data) ? data.map((entry) => entry.name) : []);
+  } catch (error) {
+    if (statusOf(error) === 404) return new Set();
+    throw error;
+  }
+}
+
 /** Every file of a pull request with its patch, as `GET /pulls/{n}/files` lists them (3,000 at most). */
 export function listPullFiles(gh: GitHub, where: { owner: string; repo: string }, pullNumber: number) {
   return gh.paginate(gh.rest.pulls.listFiles, { ...where, pull_number: pullNumber, per_page: 100 });
