@@ -3,7 +3,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { actionStartup, buildSdkFloor, cliStartup } from './startup.js';
+import { actionStartup, ANSWER_DELAY_MS, buildSdkFloor, cliStartup } from './startup.js';
 import { cachePerformance, contextEconomy, loopOverhead, memoryPeak } from './loop.js';
 import { searchSpeed } from './search.js';
 import { bundleSize } from './bundle.js';
@@ -38,7 +38,8 @@ try {
     console.log('\n# exit: from the last byte of the final answer to process exit, one-step runs');
     console.log(row('SDK floor (the global fetch)', fmt(floor.exit)));
     console.log(row('dist/cli/index.js', fmt(cli.exit)));
-    console.log(row('dist/index.js, delivery, thread and final comment included', fmt(action.exit)));
+    console.log(row(`dist/index.js (answer after ${ANSWER_DELAY_MS} ms), delivery, thread and final comment included`, fmt(action.exit)));
+    console.log(row('dist/index.js, from the final answer to the final comment', fmt(action.toFinalComment)));
     console.log(row('dist/index.js, from its last GitHub request', fmt(action.lastRequestToExit)));
   }
   if (want('loop')) {

@@ -84,9 +84,14 @@ export async function cliStartup(dir: string, runs: number, args: readonly strin
   return { baseline: median(base), subject: subject.first, exit: subject.exit, ...(floor ? { floor: medians(sdk) } : {}) };
 }
 
+/** How long the model server takes to answer the action's request. */
+export const ANSWER_DELAY_MS = 500;
+
 export interface ActionStartup extends Comparison {
   /** From the final answer's last byte to exit: delivery, the thread and the final comment included. */
   exit: number;
+  /** From the final answer's last byte to the last GitHub request (the final comment). */
+  toFinalComment: number;
   /** From the last GitHub request (the final comment) to exit. */
   lastRequestToExit: number;
 }
@@ -96,7 +101,9 @@ export async function actionStartup(runs: number): Promise<ActionStartup> {
   const world = await makeWorld({
     main: { 'README.md': 'bench\n', 'AGENTS.md': 'Run the tests.\n' },
     branches: { feature: { 'feature.txt': 'work\n' } },
-    script: () => ({ content: [{ type: 'text', text: 'ok' }] }),
+    // Half a second to the answer, as an API takes at the least: the checkout and the sandbox the
+    // first request did not wait for are done by then, as they are in a real run.
+    script: () => ({ content: [{ type: 'text', text: 'ok' }], delayMs: ANSWER_DELAY_MS }),
     sim: (heads) => ({
       permissions: { alice: 'write' },
       files: { main: { 'AGENTS.md': 'Run the tests.\n' } },
@@ -107,6 +114,7 @@ export async function actionStartup(runs: number): Promise<ActionStartup> {
   const subject: number[] = [];
   const exit: number[] = [];
   const lastRequest: number[] = [];
+  const toComment: number[] = [];
   try {
     const headSha = world.remoteGit(['rev-parse', 'feature']).trim();
     world.sim.issues.set(5, {
@@ -150,9 +158,16 @@ export async function actionStartup(runs: number): Promise<ActionStartup> {
       subject.push(request.receivedAt - run.spawnedAt);
       exit.push(exitedAt - request.answeredAt);
       lastRequest.push(exitedAt - world.sim.requests.at(-1)!.at);
+      toComment.push(world.sim.requests.at(-1)!.at - request.answeredAt);
     }
   } finally {
     await world.close();
   }
-  return { baseline: median(base), subject: median(subject), exit: median(exit), lastRequestToExit: median(lastRequest) };
+  return {
+    baseline: median(base),
+    subject: median(subject),
+    exit: median(exit),
+    toFinalComment: median(toComment),
+    lastRequestToExit: median(lastRequest),
+  };
 }

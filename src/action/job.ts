@@ -114,12 +114,13 @@ export class Job {
       const { result, transcript, note } = await executeTask(this.j, { ...parts, ...more });
       // 6. The work goes where the mode says, the conversation to its thread, then the report.
       const delivery = await this.mode.deliver(result, work);
-      await thread.save(result.messages);
+      // The conversation is stored while the final comment goes out: the comment is what people wait for.
+      const saved = thread.save(result.messages);
       const notes = [delivery.note, note, sandboxNote(await preparing, settings)].filter((n): n is string => Boolean(n));
       const { startedAt } = this.j;
       const { refused } = this.tracking;
       const report = finalReport(result, delivery, { runUrl: this.link, startedAt, notes, refused, verify: settings.verify });
-      await this.tracking.finish(report);
+      await Promise.all([this.tracking.finish(report), saved]);
       const trigger = `${this.j.trigger.source} by ${this.j.trigger.requester ? `@${this.j.trigger.requester.login}` : 'the workflow'}`;
       await publish(io, redactor, report, result, delivery, { commentUrl: this.tracking.url, transcript, trigger });
       return { conclusion: result.conclusion, reason: result.reason };
