@@ -69,7 +69,6 @@ describe('with a fresh checkout each', () => {
       expect(await repo.headSha()).toBe(forkSha);
       expect(await repo.currentBranch()).toBe('');
       await expect(repo.checkoutPullRef(-1)).rejects.toThrow(/invalid pull request number/);
-      expect(await repo.remoteUrl()).toBe(`file://${fx.bare}`);
     });
 
     it('pushes follow-up commits back to the PR branch', async () => {

@@ -11,13 +11,14 @@ export interface Git {
   netRepo: Repo;
 }
 
-/** Commands that reach an https origin get the token in their own environment, nowhere else. */
+/**
+ * Commands that reach the origin get the token in their own environment, nowhere else. The
+ * credential is scoped to the server's URL, so an origin elsewhere (a local path, another host)
+ * never sees it, and no git process is needed to find out which kind of origin this is.
+ */
 export async function openGit(workspace: string, token: string, serverUrl: string): Promise<Git> {
-  const { Repo } = await load.repo();
-  const repo = Repo.open(workspace);
-  if (!/^https?:/i.test(await repo.remoteUrl())) return { repo, netRepo: repo };
-  const { authEnv } = await load.credentials();
-  return { repo, netRepo: Repo.open(workspace, { env: authEnv(token, serverUrl) }) };
+  const [{ Repo }, { authEnv }] = await Promise.all([load.repo(), load.credentials()]);
+  return { repo: Repo.open(workspace), netRepo: Repo.open(workspace, { env: authEnv(token, serverUrl) }) };
 }
 
 /** Where a pull request's work goes: its branch, or for a fork nowhere but its head commit. */

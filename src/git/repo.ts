@@ -123,10 +123,6 @@ export class Repo {
     return cutAtLine(text, maxChars);
   }
 
-  async remoteUrl(): Promise<string> {
-    return (await this.raw(['remote', 'get-url', 'origin'])).trim();
-  }
-
   /** A single-branch clone fetches only the default branch; upstream tracking needs this one covered too. */
   private async addFetchRefspec(refspec: string): Promise<void> {
     const current = await this.raw(['config', '--get-all', 'remote.origin.fetch']).catch(() => '');
