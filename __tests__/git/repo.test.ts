@@ -178,7 +178,9 @@ describe('with a fresh checkout each', () => {
       expect(diff).toContain('diff --git a/brand-new.txt b/brand-new.txt');
       expect(diff).toContain('+fresh');
       expect(diff).toContain('-two\n+TWO');
-      expect(await repo.diffStat()).toMatch(/2 files changed/);
+      const both = await repo.diffAndStat();
+      expect(both.diff).toBe(diff);
+      expect(both.stat).toMatch(/2 files changed/);
       expect(await readFile(join(fx.work, '.git', 'index'))).toEqual(indexBefore);
       expect(fx.git(fx.work, ['status', '--porcelain'])).toBe(statusBefore);
       expect(statusBefore).toContain('?? brand-new.txt');

@@ -80,9 +80,11 @@ function commitAt(o: DeliverOptions, sha: string): { sha: string; url: string } 
 /** Commits what the run changed and pushes it where pushing is allowed; opens the pull request. */
 export async function deliver(o: DeliverOptions): Promise<Delivery> {
   const changedFiles = await o.repo.changedFiles();
-  const [diff, diffStat] = await Promise.all([o.repo.diff(), o.repo.diffStat()]);
-  const base: Delivery = { changedFiles, diff, diffStat, pushed: false };
-  if (changedFiles.length === 0) return { ...base, note: 'No files were changed, so nothing was committed.' };
+  // No changed file, no diff: the six git commands that would say so are not run.
+  if (changedFiles.length === 0)
+    return { changedFiles, diff: '', diffStat: '', pushed: false, note: 'No files were changed, so nothing was committed.' };
+  const { diff, stat } = await o.repo.diffAndStat();
+  const base: Delivery = { changedFiles, diff, diffStat: stat, pushed: false };
   if (o.plan.kind === 'fork') {
     return { ...base, note: 'This pull request comes from a fork: nothing was pushed. The diff below can be applied with `git apply`.' };
   }

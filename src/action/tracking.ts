@@ -49,7 +49,7 @@ export class Tracking {
     return this.comment?.url ?? '';
   }
 
-  /** Starts the comment, then the reaction: GitHub spaces writes a second apart, and the comment matters more. */
+  /** Starts the comment, then the reaction: writes go out one at a time, and the comment matters more. */
   start(): void {
     const { gh, owner, name, event, trigger, io, redactor, comments } = this.t;
     const place = commentPlace(event, trigger);

@@ -18,6 +18,10 @@ export interface CommitOptions {
 
 const WORKFLOWS_DIR = '.github/workflows/';
 
+/** The work tree against HEAD, untracked files included once staged in a copy of the index. */
+const DIFF = ['diff', '--cached', '--no-color', '--no-ext-diff', '--no-textconv', '--no-renames', 'HEAD', '--'];
+const DIFF_STAT = ['diff', '--cached', '--stat', '--no-color', '--no-ext-diff', '--no-renames', 'HEAD', '--'];
+
 /** Letters, digits and `._-/+#,=`: valid refs may hold `$(id)` or quotes, which a branch we push never needs. */
 const BRANCH_CHARS = /^[\p{L}\p{N}._\-/+#,=]+$/u;
 
@@ -192,16 +196,16 @@ export class Repo {
   }
 
   async diff(opts: { maxChars?: number } = {}): Promise<string> {
-    const text = await this.withWorkTreeIndex((env) =>
-      this.raw(['diff', '--cached', '--no-color', '--no-ext-diff', '--no-textconv', '--no-renames', 'HEAD', '--'], env),
-    );
+    const text = await this.withWorkTreeIndex((env) => this.raw(DIFF, env));
     return opts.maxChars === undefined ? text : cutAtLine(text, opts.maxChars);
   }
 
-  async diffStat(): Promise<string> {
-    return this.withWorkTreeIndex((env) =>
-      this.raw(['diff', '--cached', '--stat', '--no-color', '--no-ext-diff', '--no-renames', 'HEAD', '--'], env),
-    );
+  /** The diff and its stat, from one staged copy of the index. */
+  async diffAndStat(): Promise<{ diff: string; stat: string }> {
+    return this.withWorkTreeIndex(async (env) => {
+      const [diff, stat] = await Promise.all([this.raw(DIFF, env), this.raw(DIFF_STAT, env)]);
+      return { diff, stat };
+    });
   }
 
   private async unstage(paths: string[]): Promise<void> {
