@@ -23,7 +23,8 @@ try {
   if (want('startup')) {
     const cli = await cliStartup(dir, RUNS, [], buildSdkFloor());
     const floor = cli.floor!;
-    const action = await actionStartup(Math.max(5, Math.floor(RUNS / 2)));
+    // As many runs as the CLI: a run now and then takes 30-60 ms longer, which a median of few would show.
+    const action = await actionStartup(RUNS);
     console.log('\n# start-up: process start to the first model request');
     console.log(row('node -e 0 (baseline, interleaved)', fmt(cli.baseline), '1.00x'));
     console.log(row('SDK floor: bundled @anthropic-ai/sdk sending one streaming request', fmt(floor.first), '1.00x floor'));

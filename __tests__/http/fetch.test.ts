@@ -46,6 +46,27 @@ describe('httpFetch', () => {
     expect(response.url).toBe(`${url}/v1/things`);
   });
 
+  test('takes headers as a record, as pairs (a repeated name joined as fetch joins it) or as a Headers object', async () => {
+    const seen: IncomingMessage['headers'][] = [];
+    const url = await serve((req, res) => {
+      seen.push(req.headers);
+      res.end('ok');
+    });
+    await httpFetch(url, { headers: { 'X-Mixed-Case': 'a' } });
+    await httpFetch(url, {
+      headers: [
+        ['x-list', 'one'],
+        ['X-List', 'two'],
+      ],
+    });
+    await httpFetch(url, { headers: new Headers({ 'x-whatwg': 'w', accept: 'text/plain' }) });
+    expect(seen.map((h) => [h['x-mixed-case'], h['x-list'], h['x-whatwg'], h.accept])).toEqual([
+      ['a', undefined, undefined, '*/*'],
+      [undefined, 'one, two', undefined, '*/*'],
+      [undefined, undefined, 'w', 'text/plain'],
+    ]);
+  });
+
   test('hands over each chunk of a streamed body as it arrives', async () => {
     let second: () => void = () => undefined;
     const url = await serve((_req, res) => {

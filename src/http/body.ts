@@ -11,13 +11,33 @@ export function abortReason(signal: AbortSignal): Error {
   return reason instanceof Error ? reason : new DOMException('This operation was aborted', 'AbortError');
 }
 
-function typed(bytes: Buffer, headers: Headers, type: string): Buffer {
+/**
+ * Request headers by lower-case name, a value repeated joined with ", " as fetch joins it. Kept
+ * apart from the WHATWG Headers class, whose first use loads undici: a request can go out before
+ * that has happened, and undici then loads while the answer is on its way.
+ */
+export type HeaderMap = Map<string, string>;
+
+export function headerMap(init: RequestInit['headers']): HeaderMap {
+  const map: HeaderMap = new Map();
+  if (init === undefined) return map;
+  const pairs: Iterable<readonly [string, string]> =
+    Symbol.iterator in init ? (init as Iterable<readonly [string, string]>) : Object.entries(init as Record<string, string>);
+  for (const [name, value] of pairs) {
+    const key = name.toLowerCase();
+    const previous = map.get(key);
+    map.set(key, previous === undefined ? String(value) : `${previous}, ${String(value)}`);
+  }
+  return map;
+}
+
+function typed(bytes: Buffer, headers: HeaderMap, type: string): Buffer {
   if (!headers.has('content-type')) headers.set('content-type', type);
   return bytes;
 }
 
 /** Encodes a fetch body, setting the content type fetch would set when the caller did not. */
-export function requestBody(body: RequestInit['body'], headers: Headers): OutgoingBody {
+export function requestBody(body: RequestInit['body'], headers: HeaderMap): OutgoingBody {
   if (body === null || body === undefined) return null;
   if (typeof body === 'string') return typed(Buffer.from(body), headers, 'text/plain;charset=UTF-8');
   if (body instanceof ArrayBuffer) return Buffer.from(body);

@@ -8,7 +8,7 @@
  */
 import { request as plainRequest, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
 import { pipeline, Readable } from 'node:stream';
-import { abortReason, requestBody, responseBody, type OutgoingBody } from './body.js';
+import { abortReason, headerMap, requestBody, responseBody, type HeaderMap, type OutgoingBody } from './body.js';
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 const NULL_BODY = new Set([101, 103, 204, 205, 304]);
@@ -19,7 +19,7 @@ const ORIGIN_BOUND_HEADERS = ['authorization', 'proxy-authorization', 'cookie', 
 interface Outgoing {
   url: URL;
   method: string;
-  headers: Headers;
+  headers: HeaderMap;
   body: OutgoingBody;
   redirect: NonNullable<RequestInit['redirect']>;
   signal: AbortSignal | undefined;
@@ -34,7 +34,7 @@ function outgoing(input: string | URL | Request, init: RequestInit): Outgoing {
   const request = typeof input === 'string' || input instanceof URL ? undefined : input;
   const url = new URL(request ? request.url : input);
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw networkError(new Error(`unsupported protocol ${url.protocol}`));
-  const headers = new Headers(init.headers ?? request?.headers);
+  const headers = headerMap(init.headers ?? request?.headers);
   const body = requestBody(init.body !== undefined ? init.body : (request?.body ?? null), headers);
   // The defaults undici's fetch sends; GitHub refuses a request without a user agent.
   if (!headers.has('accept')) headers.set('accept', '*/*');
@@ -80,7 +80,7 @@ function redirected(o: Outgoing, res: IncomingMessage): Outgoing | null {
   if (!REDIRECTS.has(status) || location === undefined || o.redirect === 'manual') return null;
   if (o.redirect === 'error') throw networkError(new Error(`redirected to ${location}`));
   const url = new URL(location, o.url);
-  const headers = new Headers(o.headers);
+  const headers = new Map(o.headers);
   let { method, body } = o;
   if ((status === 303 && method !== 'GET' && method !== 'HEAD') || ((status === 301 || status === 302) && method === 'POST')) {
     method = 'GET';
