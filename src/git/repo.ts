@@ -1,8 +1,7 @@
 import { copyFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { SimpleGit } from 'simple-git';
-import { inheritedEnv, safeGit } from './safe.js';
+import { inheritedEnv, safeGit, type Git } from './safe.js';
 import { RefStore } from './ref-store.js';
 import { cleanIdentity, identityFor, type Identity } from './names.js';
 
@@ -58,7 +57,7 @@ export class Repo {
     return new Repo(resolve(dir), { ...inheritedEnv(), GIT_TERMINAL_PROMPT: '0', ...opts.env });
   }
 
-  private git(extraEnv: Record<string, string> = {}): SimpleGit {
+  private git(extraEnv: Record<string, string> = {}): Git {
     return safeGit(this.dir, { ...this.env, ...extraEnv });
   }
 

@@ -1,26 +1,15 @@
-import { simpleGit, type SimpleGit, type SimpleGitOptions } from 'simple-git';
+import { spawn } from 'node:child_process';
 
 /**
  * Applied to every git call: the work tree is written by the model (its Bash can plant hooks or
  * an fsmonitor command in .git), so nothing in the repository may run code when the action
  * itself runs git.
  */
-const SAFE_CONFIG = ['core.hooksPath=/dev/null', 'core.fsmonitor=false', 'commit.gpgSign=false'];
-
-/**
- * simple-git refuses these settings by default. They are set here by the action itself (hooks and
- * fsmonitor off above; GIT_CONFIG_COUNT from the caller for the push credentials), never from
- * model or user text, which the default checks keep guarding.
- */
-const UNSAFE_ALLOWED: SimpleGitOptions['unsafe'] = {
-  allowUnsafeHooksPath: true,
-  allowUnsafeFsMonitor: true,
-  allowUnsafeConfigEnvCount: true,
-};
+const SAFE_CONFIG = ['core.hooksPath=/dev/null', 'core.fsmonitor=false', 'commit.gpgSign=false'].flatMap((c) => ['-c', c]);
 
 /**
  * Inherited variables that would redirect git (another repository, index or config), start
- * programs (pager, editor, askpass) or that simple-git rejects outright. Only the caller's
+ * programs (pager, editor, askpass) or stand in for an identity (EMAIL). Only the caller's
  * explicit `env` may set GIT_* variables.
  */
 const DROPPED_ENV = new Set(['PAGER', 'EDITOR', 'VISUAL', 'SSH_ASKPASS', 'PREFIX', 'EMAIL']);
@@ -34,16 +23,33 @@ export function inheritedEnv(): Record<string, string> {
   return env;
 }
 
-/** Any non-zero exit is a failure, even a silent one (simple-git only fails when stderr has text). */
-const strictErrors: SimpleGitOptions['errors'] = (error, result) => {
-  if (error !== undefined || result.exitCode === 0) return error;
-  return Buffer.concat([...result.stdOut, ...result.stdErr, Buffer.from(`git exited with code ${result.exitCode}`)]);
-};
+/** git the way the action runs it: arguments as argv (never a shell), output as text. */
+export interface Git {
+  raw(args: readonly string[]): Promise<string>;
+}
 
-/** git in `dir` with the safe settings above and exactly `env` (every GIT_* key in it put there by the action). */
-export function safeGit(dir: string, env: Record<string, string>): SimpleGit {
-  const allowEnvironment = Object.keys(env);
-  return simpleGit({ baseDir: dir, config: SAFE_CONFIG, unsafe: UNSAFE_ALLOWED, errors: strictErrors, allowEnvironment }).env(env);
+/**
+ * git in `dir` with the safe settings above and exactly `env` (every GIT_* key in it put there by
+ * the action). Any non-zero exit is a failure, even a silent one; its message is everything git
+ * printed and the exit code. stdin is closed, so no command can wait for input.
+ */
+export function safeGit(dir: string, env: Record<string, string>): Git {
+  return {
+    raw: (args) =>
+      new Promise((resolve, reject) => {
+        const child = spawn('git', [...SAFE_CONFIG, ...args], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+        const out: Buffer[] = [];
+        const err: Buffer[] = [];
+        child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
+        child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
+        child.once('error', reject);
+        child.once('close', (code, signal) => {
+          const stdout = Buffer.concat(out).toString('utf8');
+          if (code === 0) resolve(stdout);
+          else reject(new Error(`${stdout}${Buffer.concat(err).toString('utf8')}git exited with code ${code ?? signal}`));
+        });
+      }),
+  };
 }
 
 /** The line of a failed git command's answer that says what went wrong (its first line often names only the remote). */
