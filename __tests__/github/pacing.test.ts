@@ -71,14 +71,18 @@ describe('pacing of GitHub requests', () => {
     await ticks();
     expect(t.started).toHaveLength(10);
     t.releaseOne();
+    // A read asked for now queues behind the two already waiting rather than taking the freed slot.
+    const late = gh.request('GET /repos/{owner}/{repo}/issues/{n}', { owner: 'o', repo: 'r', n: 99, request: { fetch: t.fetch } });
     await ticks();
     expect(t.started).toHaveLength(11);
-    for (let i = 0; i < 12; i++) {
+    expect(t.started.at(-1)).toMatch(/issues\/10$/);
+    reads.push(late);
+    for (let i = 0; i < 13; i++) {
       t.releaseOne();
       await ticks(5);
     }
     await Promise.all(reads);
-    expect(t.started).toHaveLength(12);
+    expect(t.started).toHaveLength(13);
   });
 
   it('sends a write only once the one before it was answered', async () => {

@@ -105,13 +105,15 @@ class ReadSlots {
   constructor(private readonly max: number) {}
 
   async run<T>(send: () => Promise<T>): Promise<T> {
+    // A read that waits is handed the slot of the one that ends, so no newcomer slips in between.
     if (this.active >= this.max) await new Promise<void>((resolve) => this.waiting.push(resolve));
-    this.active++;
+    else this.active++;
     try {
       return await send();
     } finally {
-      this.active--;
-      this.waiting.shift()?.();
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.active--;
     }
   }
 }
