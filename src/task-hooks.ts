@@ -4,7 +4,7 @@ import type { StopCondition } from './agent/limits.js';
 import type { TranscriptWriter } from './agent/transcript.js';
 import { blocksOf, textOf, type Message } from './core/messages.js';
 import { outcomeText, type ToolSet } from './core/tools.js';
-import { createHooks, HOOK_EVENTS, HOOK_REFUSED, withHooks, type HookRun, type HookSettings, type Hooks } from './tools/hooks/index.js';
+import { anyHooks, createHooks, HOOK_REFUSED, withHooks, type HookRun, type HookSettings, type Hooks } from './tools/hooks/index.js';
 import type { TaskEvents } from './task-events.js';
 
 export interface TaskHookOptions {
@@ -68,7 +68,7 @@ function withContext(messages: Message[], context: string): void {
 
 /** Null when the settings configure no hooks, so a run without hooks pays nothing for them. */
 export async function taskHooks(o: TaskHookOptions): Promise<TaskHooks | null> {
-  if (!HOOK_EVENTS.some((event) => (o.settings[event]?.length ?? 0) > 0)) return null;
+  if (!anyHooks(o.settings)) return null;
   const wrap = await o.wrap;
   const hooks: Hooks = createHooks(o.settings, {
     cwd: o.cwd,

@@ -3,7 +3,7 @@ import type { UsageMeter } from './agent/meter.js';
 import { withSubagents, type SubagentType } from './agent/subagent.js';
 import type { ToolSet } from './core/tools.js';
 import { defaultRules, type SubagentDefinition, type TaskOptions } from './task-options.js';
-import { taskHooks } from './task-hooks.js';
+import { anyHooks } from './tools/hooks/schema.js';
 import { toolEnvironment } from './tools/env.js';
 import { loadRules } from './tools/permissions/rules.js';
 import { toolStack } from './tools/stack.js';
@@ -51,14 +51,19 @@ export async function taskTools(o: TaskOptions, c: TaskToolsContext) {
   const narrow = o.narrow ? await loadRules({ allow: [{ source: 'the command', rules: o.narrow }] }) : null;
   const env = toolEnvironment(o.env);
   const { workspace } = c;
-  const hooks = await taskHooks({
-    settings: o.hooks ?? {},
-    cwd: workspace.root,
-    env,
-    wrap: o.wrap,
-    transcript: o.transcript,
-    events: o.events,
-  });
+  // The hooks' code (and its process handling) loads only for a run that configures some.
+  const hooks = anyHooks(o.hooks)
+    ? await (
+        await import('./task-hooks.js')
+      ).taskHooks({
+        settings: o.hooks ?? {},
+        cwd: workspace.root,
+        env,
+        wrap: o.wrap,
+        transcript: o.transcript,
+        events: o.events,
+      })
+    : null;
   // The whole stack, known once built: a subagent's calls go through the same rules, hooks and tracking.
   const late: { tools?: ToolSet } = {};
   const { settings } = o;

@@ -1,5 +1,5 @@
 // The hooks API: settings schema, the session-level events, and the ToolSet wrapper for tool events.
-export { CommandHookSchema, HOOK_EVENTS, HookMatcherSchema, HooksSchema } from './schema.js';
+export { anyHooks, CommandHookSchema, HOOK_EVENTS, HookMatcherSchema, HooksSchema } from './schema.js';
 export type { CommandHook, HookEvent, HookMatcher, HookSettings } from './schema.js';
 export { createHooks, DEFAULT_HOOK_TIMEOUT_S, HOOK_REFUSED, quoteCommand } from './hooks.js';
 export type { HookContext, HookRun, Hooks, PostToolUseResult, PreToolUseResult, PromptResult, StopResult } from './hooks.js';

@@ -39,6 +39,11 @@ export const HooksSchema = z.partialRecord(
 );
 export type HookSettings = z.infer<typeof HooksSchema>;
 
+/** Whether the settings configure any hook at all. */
+export function anyHooks(settings: HookSettings | undefined): boolean {
+  return HOOK_EVENTS.some((event) => (settings?.[event]?.length ?? 0) > 0);
+}
+
 function isRegExp(source: string): boolean {
   try {
     new RegExp(source);
