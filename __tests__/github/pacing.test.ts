@@ -85,30 +85,32 @@ describe('pacing of GitHub requests', () => {
     expect(t.started).toHaveLength(13);
   });
 
-  it('sends a write only once the one before it was answered', async () => {
+  it('starts writes in the order asked without waiting for their answers, so one that hangs holds no other', async () => {
     const sim = await start();
     const gh = client(sim, fakeClock().clock);
     const t = heldFetch();
     const post = (body: string) =>
       gh.request('POST /repos/{owner}/{repo}/issues/1/comments', { owner: 'o', repo: 'r', body, request: { fetch: t.fetch } });
-    const writes = [post('one'), post('two')];
+    const writes = [post('one'), post('two'), post('three')];
     await ticks();
-    expect(t.started).toHaveLength(1);
-    t.releaseOne();
-    await ticks();
-    expect(t.started).toHaveLength(2);
-    t.releaseOne();
+    expect(t.started).toHaveLength(3);
+    for (let i = 0; i < 3; i++) t.releaseOne();
     await Promise.all(writes);
   });
 
-  it('lets the first five writes go without a pause, then one a second, in the order asked', async () => {
+  it('lets the first five writes go without a pause, then one a second', async () => {
     const sim = await start();
     const { clock, sleeps } = fakeClock();
     const gh = client(sim, clock);
     const bodies = ['a', 'b', 'c', 'd', 'e', 'f', 'g'];
     await Promise.all(bodies.map((body) => gh.rest.issues.createComment({ owner: 'o', repo: 'r', issue_number: 1, body })));
     expect(sleeps).toEqual([1000, 1000]);
-    expect(sim.issues.get(1)?.comments.map((c) => c.body)).toEqual(bodies);
+    expect(
+      sim.issues
+        .get(1)
+        ?.comments.map((c) => c.body)
+        .sort(),
+    ).toEqual(bodies);
   });
 
   it('waits out a secondary rate limit as retry-after says, even for a write that is otherwise never repeated', async () => {

@@ -1,6 +1,6 @@
 /**
  * How the action's requests reach GitHub, as an Octokit plugin. Reads go out at once (at most ten
- * at a time); writes go one after another, the first few without a pause and then a second apart,
+ * at a time); writes start one after another, the first few without a pause and then a second apart,
  * which is GitHub's advice for clients making many writes. Rate limits are waited out as GitHub's
  * answer says, and transient failures are retried with a growing pause.
  *
@@ -62,9 +62,14 @@ export function rateLimitWait(error: unknown, nowMs: number): { kind: 'secondary
   return null;
 }
 
-/** Writes one at a time, started from a bucket of `burst` that refills one per interval. */
+/**
+ * Writes start one after another, in the order asked, from a bucket of `burst` that refills one
+ * per interval. A write does not hold the next one while it waits for its answer: GitHub
+ * requests carry no timeout, and one that hangs must not keep the final comment from going out.
+ * (The tracking comment orders its own updates.)
+ */
 class WriteQueue {
-  private tail: Promise<unknown> = Promise.resolve();
+  private tail: Promise<void> = Promise.resolve();
   private tokens: number;
   private refilledAt: number;
 
@@ -78,13 +83,12 @@ class WriteQueue {
   }
 
   run<T>(send: () => Promise<T>): Promise<T> {
-    const turn = this.tail.then(async () => {
+    const start = this.tail.then(async () => {
       const wait = this.take();
       if (wait > 0) await this.clock.sleep(wait);
-      return send();
     });
-    this.tail = turn.catch(() => undefined);
-    return turn;
+    this.tail = start;
+    return start.then(send);
   }
 
   /** Milliseconds until this write may start, its token taken. */
