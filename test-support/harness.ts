@@ -31,20 +31,25 @@ export function builtinTools(workspace: Workspace, outputLimit = 30000): LoopCon
   return definitionToolSet(selectTools(BUILTIN_TOOL_NAMES), { workspace, env: toolEnvironment(process.env), outputLimit });
 }
 
-/** A loop configuration with every tool and test-sized limits; tests and benchmarks override what they measure. */
-export function loopConfig(model: Model, workspace: Workspace, overrides: HarnessOverrides = {}): LoopConfig {
-  const { outputLimit, prices: _prices, ...rest } = overrides;
+/** The loop around the given tools with test-sized limits; tests and benchmarks override what they measure. */
+export function loopWith(model: Model, tools: LoopConfig['tools'], overrides: Partial<LoopConfig> = {}): LoopConfig {
   return {
     model,
-    tools: builtinTools(workspace, outputLimit),
+    tools,
     system: 'You are a test agent.',
     limits: { maxSteps: 20, maxCostUsd: 5, deadline: Infinity },
     signal: new AbortController().signal,
     maxTokens: 4096,
     streamRetries: 3,
     compactAtTokens: 150000,
-    ...rest,
+    ...overrides,
   };
+}
+
+/** The same with every built-in tool in the workspace. */
+export function loopConfig(model: Model, workspace: Workspace, overrides: HarnessOverrides = {}): LoopConfig {
+  const { outputLimit, prices: _prices, ...rest } = overrides;
+  return loopWith(model, builtinTools(workspace, outputLimit), rest);
 }
 
 /** A scripted model server, a temp workspace and the real loop wired to both. */

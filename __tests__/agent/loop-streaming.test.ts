@@ -11,6 +11,7 @@ import {
   type ToolSet,
   type ToolSpec,
 } from '../../src/core/index.js';
+import { loopWith } from '../../test-support/harness.js';
 import { ScriptedModel, say, type ScriptedTurn } from '../../test-support/scripted-model.js';
 
 const spec = (name: string, readOnly: boolean, extra: Partial<ToolSpec> = {}): ToolSpec => ({
@@ -62,12 +63,8 @@ function setup(script: ConstructorParameters<typeof ScriptedModel>[0], o: { repo
   const records: TranscriptRecord[] = [];
   const model = new ScriptedModel(script, { reportsToolUse: o.reports ?? true });
   const tools = loggedTools();
-  const config: LoopConfig = {
-    model,
-    tools,
+  const config = loopWith(model, tools, {
     system: 'test',
-    limits: { maxSteps: 20, maxCostUsd: 5, deadline: Infinity },
-    signal: new AbortController().signal,
     maxTokens: 1000,
     streamRetries: 2,
     compactAtTokens: 1e9,
@@ -80,7 +77,7 @@ function setup(script: ConstructorParameters<typeof ScriptedModel>[0], o: { repo
       onNotice: (m) => log.push(`notice ${m}`),
     },
     ...o.overrides,
-  };
+  });
   const run = () => runLoop(config, [{ role: 'user', content: 'go' }]);
   return { log, records, model, tools, run };
 }

@@ -59,7 +59,7 @@ export async function readRepoConfig(gh: GitHub, where: { owner: string; repo: s
   const mcp = readRepoFile(gh, where, '.mcp.json', ref);
   mcp.catch(() => undefined);
   // One listing of `.claude` says which of its four paths to ask for: most repositories have none.
-  const claude = await listRepoDir(gh, where, '.claude', ref);
+  const claude = new Set((await listRepoDir(gh, where, '.claude', ref)).map((e) => e.name));
   const [settings, extensions, mcpJson] = await Promise.all([
     claude.has(basename(REPO_SETTINGS_PATH)) ? loadRepoSettings(gh, where, ref, say, kind) : null,
     loadRepoExtensions(gh, where, ref, say, (dir) => claude.has(basename(dir))),

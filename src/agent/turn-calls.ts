@@ -88,15 +88,14 @@ export class TurnCalls {
   /** Stops the calls whose answer was lost, waits for them and records them; their results are never sent. */
   async discard(): Promise<void> {
     this.held = true;
-    const lost = [...this.started.values()].map((s) => s.call);
-    const runs = [...this.started.values()].map((s) => s.run);
+    const lost = [...this.started.values()];
     this.started.clear();
     if (lost.length === 0) return;
     this.stop.abort();
-    await Promise.allSettled(runs);
-    const calls = lost.map(({ id, name }) => ({ id, name }));
+    await Promise.allSettled(lost.map((s) => s.run));
+    const calls = lost.map(({ call: { id, name } }) => ({ id, name }));
     this.c.transcript?.write({ type: 'meta', event: 'calls_discarded', time: now(), calls });
-    const names = lost.map((call) => call.name).join(', ');
+    const names = calls.map((call) => call.name).join(', ');
     this.c.events?.onNotice?.(`dropped the results of ${names}: they started while the model was answering, and that answer was not used`);
   }
 }

@@ -7,6 +7,7 @@
  */
 import { join } from 'node:path';
 import type { GitHub } from '../github/client.js';
+import { listRepoDir } from '../github/repo.js';
 import { statusOf } from '../github/status.js';
 import { build, DIRS, planAsync, planSync, type Entry, type Extensions, type Log, type Planned, type ReadResult } from './collect.js';
 import { loadFrontmatterParser } from './frontmatter.js';
@@ -24,17 +25,10 @@ export interface LocalIO {
 /** Files are read this many at a time: quick for a handful, gentle on the API for a hundred. */
 const PARALLEL_READS = 8;
 
-/** Directory listings and files may be missing (404: none); other errors propagate rather than silently dropping a command. */
+/** A folder's files and folders; a missing one (404) holds none, other errors propagate rather than silently dropping a command. */
 async function listRepo(gh: GitHub, where: { owner: string; repo: string }, ref: string, dir: string): Promise<Entry[]> {
-  try {
-    const { data } = await gh.rest.repos.getContent({ ...where, path: dir, ref });
-    // A file where the directory should be holds nothing of the kind.
-    if (!Array.isArray(data)) return [];
-    return data.flatMap((e): Entry[] => (e.type === 'file' || e.type === 'dir' ? [{ name: e.name, type: e.type, size: e.size }] : []));
-  } catch (error) {
-    if (statusOf(error) === 404) return [];
-    throw error;
-  }
+  const entries = await listRepoDir(gh, where, dir, ref);
+  return entries.flatMap((e): Entry[] => (e.type === 'file' || e.type === 'dir' ? [{ name: e.name, type: e.type, size: e.size }] : []));
 }
 
 async function readRepo(gh: GitHub, where: { owner: string; repo: string }, ref: string, path: string): Promise<ReadResult> {

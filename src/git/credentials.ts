@@ -1,4 +1,5 @@
-import { execFile, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
+import { inheritedEnv, safeGit } from './safe.js';
 
 interface Entry {
   key: string;
@@ -6,14 +7,12 @@ interface Entry {
 }
 
 function git(cwd: string, args: string[]): string {
-  return execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  return execFileSync('git', args, { cwd, env: inheritedEnv(), encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
 }
 
 /** The same without blocking, for the start of a run, when GitHub's answers are arriving meanwhile. */
 function gitAsync(cwd: string, args: string[]): Promise<string> {
-  return new Promise((resolve, reject) => {
-    execFile('git', args, { cwd, encoding: 'utf8' }, (error, stdout) => (error ? reject(new Error(error.message)) : resolve(stdout)));
-  });
+  return safeGit(cwd, inheritedEnv()).raw(args);
 }
 
 /** Entries of .git/config that carry a credential: checkout's auth header, or an include of its credentials file. */

@@ -22,7 +22,8 @@ function requireRef(ref: string, file: string): void {
   if (!FILE.test(file)) throw new Error(`Refusing an invalid file name: ${JSON.stringify(file)}`);
 }
 
-type Git = (args: string[], extraEnv?: Record<string, string>) => Promise<string>;
+/** git in the scratch repository, with more environment when a step needs it. */
+type ScratchGit = (args: string[], extraEnv?: Record<string, string>) => Promise<string>;
 
 /**
  * One file kept in a hidden ref of origin: a commit without parent whose tree holds that file.
@@ -37,7 +38,7 @@ export class RefStore {
     private readonly env: Record<string, string>,
   ) {}
 
-  private async scratch<T>(fn: (git: Git, url: string, tmp: string) => Promise<T>): Promise<T> {
+  private async scratch<T>(fn: (git: ScratchGit, url: string, tmp: string) => Promise<T>): Promise<T> {
     const url = (await safeGit(this.dir, this.env).raw(['remote', 'get-url', 'origin'])).trim();
     const tmp = await mkdtemp(join(tmpdir(), 'agent-ref-'));
     try {

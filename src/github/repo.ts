@@ -30,13 +30,18 @@ export async function readRepoFile(gh: GitHub, where: { owner: string; repo: str
   }
 }
 
-/** The names in a folder of the repository at ref; none when there is no such folder (404) or it is a file. */
-export async function listRepoDir(gh: GitHub, where: { owner: string; repo: string }, path: string, ref: string): Promise<Set<string>> {
+/** What a folder of the repository holds at ref; nothing when there is no such folder (404) or it is a file. */
+export async function listRepoDir(
+  gh: GitHub,
+  where: { owner: string; repo: string },
+  path: string,
+  ref: string,
+): Promise<{ name: string; type: string; size: number }[]> {
   try {
     const { data } = await gh.rest.repos.getContent({ ...where, path, ref });
-    return new Set(Array.isArray(data) ? data.map((entry) => entry.name) : []);
+    return Array.isArray(data) ? data.map((e) => ({ name: e.name, type: e.type, size: e.size })) : [];
   } catch (error) {
-    if (statusOf(error) === 404) return new Set();
+    if (statusOf(error) === 404) return [];
     throw error;
   }
 }
