@@ -46,6 +46,34 @@ describe('the CLI (dist/cli/index.js) on the other providers: fix the failing te
     expect((JSON.parse(r.stdout) as { cost_usd: number }).cost_usd).toBeGreaterThan(0);
   });
 
+  it('on Bedrock, a refused signature ends the run at once with the reason (the adapter is a bundle of its own)', async () => {
+    const server = await startBedrockServer({
+      region: 'eu-west-1',
+      credentials: { accessKeyId: 'AKIAEXAMPLEBENCH0001', secretAccessKey: 'the-secret-bedrock-knows' },
+      script: [{ content: [{ type: 'text', text: 'never sent' }] }],
+    });
+    closers.push(() => server.close());
+    const home = await cleanHome();
+    const repo = await makeRepo(REPO, home);
+    const env = childEnv(home, {
+      CLAUDE_CODE_USE_BEDROCK: '1',
+      AWS_REGION: 'eu-west-1',
+      AWS_ACCESS_KEY_ID: 'AKIAEXAMPLEBENCH0001',
+      AWS_SECRET_ACCESS_KEY: 'another-secret-than-bedrock-knows',
+      ANTHROPIC_BEDROCK_BASE_URL: server.url,
+    });
+    const r = await runCli(
+      ['--cwd', repo, '--json', '--model', 'us.anthropic.claude-sonnet-5-5-20260601-v1:0', 'fix the failing test'],
+      env,
+    );
+    expect(r.code).toBe(1);
+    const out = JSON.parse(r.stdout) as { conclusion: string; reason: string; steps: number };
+    // A 403 is the adapter's fatal ModelError: the loop tells it across the bundles and does not retry it.
+    expect(out).toMatchObject({ conclusion: 'error', steps: 0 });
+    expect(out.reason).toMatch(/403|signature/i);
+    expect(server.requests).toHaveLength(1);
+  });
+
   it('on an OpenAI-compatible endpoint, tool calls streamed in fragments', async () => {
     const server = await startOpenAIServer({
       requireApiKey: 'sk-openai-canary-42',

@@ -55,8 +55,21 @@ export interface Billed {
   costUsd: number;
 }
 
+/** Marks a ModelError whichever copy of this module made it. */
+const MODEL_ERROR = Symbol.for('agent-action.ModelError');
+
 export class ModelError extends Error {
   override name = 'ModelError';
+  readonly [MODEL_ERROR] = true;
+
+  /**
+   * The Bedrock and Vertex adapters are bundled on their own (scripts/build.mjs), each with its
+   * copy of this class: `instanceof` recognises the errors of every copy.
+   */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return typeof value === 'object' && value !== null && MODEL_ERROR in value;
+  }
+
   constructor(
     message: string,
     readonly kind: ModelErrorKind,

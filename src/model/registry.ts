@@ -15,10 +15,12 @@ export async function createModel(provider: Provider, o: ProviderOptions): Promi
       const baseURL = o.baseURL || o.env['ANTHROPIC_BASE_URL'] || undefined;
       return new AnthropicModel({ model: o.model, apiKey, baseURL, maxRetries: o.maxRetries, ...(o.prices ? { prices: o.prices } : {}) });
     }
+    // Bundled on their own (scripts/build.mjs): their SDKs build the full Anthropic client, whose
+    // every resource would otherwise load on the Anthropic API's path as well.
     case 'bedrock':
-      return (await import('./bedrock/index.js')).bedrockModel(o);
+      return (await import(/* webpackIgnore: true */ './bedrock/index.js')).bedrockModel(o);
     case 'vertex':
-      return (await import('./vertex/index.js')).vertexModel(o);
+      return (await import(/* webpackIgnore: true */ './vertex/index.js')).vertexModel(o);
     case 'openai':
       return (await import('./openai/index.js')).openaiModel(o);
   }

@@ -1,4 +1,6 @@
-import Anthropic from '@anthropic-ai/sdk';
+import type Anthropic from '@anthropic-ai/sdk';
+import { BaseAnthropic } from '@anthropic-ai/sdk/client';
+import { Messages } from '@anthropic-ai/sdk/resources/messages';
 import { ModelError, type Billed, type Model, type ModelRequest, type ModelTurn } from '../../core/model.js';
 import { costOf, type Price, type Usage } from '../../core/usage.js';
 import { httpFetch } from '../../http/fetch.js';
@@ -29,6 +31,14 @@ export interface AnthropicModelOptions {
 /** What the adapter needs of a client: the Messages API's streaming call. */
 export type MessagesClient = Pick<Anthropic, 'messages'>;
 
+/**
+ * The SDK's client with the Messages API alone: the full client also builds files, models, skills,
+ * beta and the rest, code a run never calls but would evaluate before its first request.
+ */
+class MessagesApiClient extends BaseAnthropic {
+  messages = new Messages(this);
+}
+
 /** Claude through the Anthropic Messages API, streamed. */
 export class AnthropicModel implements Model {
   readonly id: string;
@@ -40,7 +50,7 @@ export class AnthropicModel implements Model {
     this.id = options.model;
     this.client =
       options.client ??
-      new Anthropic({
+      new MessagesApiClient({
         apiKey: options.apiKey ?? null,
         baseURL: options.baseURL ?? null,
         maxRetries: options.maxRetries,

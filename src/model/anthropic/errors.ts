@@ -1,4 +1,4 @@
-import { APIError, APIUserAbortError } from '@anthropic-ai/sdk';
+import { APIError, APIUserAbortError } from '@anthropic-ai/sdk/error';
 import { ModelError, type Billed } from '../../core/model.js';
 
 const SPEND_LIMIT = /spend(ing)? limit|credit balance|billing|usage limit|quota/i;
