@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from './schema.js';
 import { BUILTIN_TOOL_NAMES } from './tools/catalog.js';
 import { parseRuleList } from './tools/permissions/rules.js';
 
@@ -9,91 +9,93 @@ export const DEFAULT_MODEL = 'claude-sonnet-5-5';
  * Tool rules in Claude Code's syntax (`Read`, `Bash(npm test:*)`, `Edit(src/**)`), separated by
  * commas or newlines; a rule that does not parse is a configuration error naming it.
  */
-const ToolRulesSchema = z.string().transform((text, ctx) => {
-  try {
-    return parseRuleList(text, 'this list').map((rule) => rule.text);
-  } catch (error) {
-    ctx.addIssue({ code: 'custom', message: error instanceof Error ? error.message : String(error) });
-    return z.NEVER;
-  }
-});
+const ToolRulesSchema = z.pipe(
+  z.string(),
+  z.transform((text, ctx) => {
+    try {
+      return parseRuleList(text, 'this list').map((rule) => rule.text);
+    } catch (error) {
+      ctx.issues.push({ code: 'custom', message: error instanceof Error ? error.message : String(error), input: text });
+      return z.NEVER;
+    }
+  }),
+);
 
-const positiveInt = z.coerce.number().int().positive();
+const positiveInt = z.coerce.number().check(z.int(), z.positive());
+const price = z.number().check(z.nonnegative());
 
-const PriceSchema = z.object({
-  input: z.number().nonnegative(),
-  output: z.number().nonnegative(),
-  cacheRead: z.number().nonnegative().optional(),
-  cacheWrite: z.number().nonnegative().optional(),
-});
+const PriceSchema = z.object({ input: price, output: price, cacheRead: z.optional(price), cacheWrite: z.optional(price) });
+
+const pricesJson = z.pipe(
+  z.string().check(z.trim()),
+  z.transform((text, ctx) => {
+    if (text === '') return {};
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      ctx.issues.push({ code: 'custom', message: 'must be JSON: {"model-prefix": {"input": 2, "output": 10}}', input: text });
+      return z.NEVER;
+    }
+  }),
+);
 
 /**
  * Price overrides: JSON mapping a model id prefix to USD per million tokens, e.g.
  * `{"claude-sonnet-5-5": {"input": 2, "output": 10, "cacheRead": 0.1}}`. Cache prices default
  * to the usual multiples of the input price (writes 1.25x, reads 0.1x).
  */
-export const PricesSchema = z
-  .string()
-  .trim()
-  .transform((text, ctx) => {
-    if (text === '') return {};
-    try {
-      return JSON.parse(text) as unknown;
-    } catch {
-      ctx.addIssue({ code: 'custom', message: 'must be JSON: {"model-prefix": {"input": 2, "output": 10}}' });
-      return z.NEVER;
-    }
-  })
-  .pipe(z.record(z.string().min(1), PriceSchema))
-  .transform((table) =>
+export const PricesSchema = z.pipe(
+  z.pipe(pricesJson, z.record(z.string().check(z.minLength(1)), PriceSchema)),
+  z.transform((table) =>
     Object.fromEntries(
       Object.entries(table).map(([model, p]) => [
         model,
         { input: p.input, output: p.output, cacheRead: p.cacheRead ?? p.input * 0.1, cacheWrite: p.cacheWrite ?? p.input * 1.25 },
       ]),
     ),
-  );
+  ),
+);
 export type Prices = z.infer<typeof PricesSchema>;
 
 /** Settings of the loop shared by the CLI and the action; each field is documented where users set it. */
 export const LoopSettingsSchema = z.object({
   /** Where the model runs: anthropic, bedrock, vertex or openai ('' = from CLAUDE_CODE_USE_BEDROCK/VERTEX, else anthropic). */
-  provider: z.enum(['', 'anthropic', 'bedrock', 'vertex', 'openai']).default(''),
+  provider: z._default(z.enum(['', 'anthropic', 'bedrock', 'vertex', 'openai']), ''),
   /** Model id. */
-  model: z.string().trim().min(1).default(DEFAULT_MODEL),
+  model: z._default(z.string().check(z.trim(), z.minLength(1)), DEFAULT_MODEL),
   /** Model calls per run. */
-  maxSteps: positiveInt.default(40),
+  maxSteps: z._default(positiveInt, 40),
   /** Spend cap in USD, checked before every model call. */
-  maxCostUsd: z.coerce.number().positive().default(5),
+  maxCostUsd: z._default(z.coerce.number().check(z.positive()), 5),
   /** Retries of one model call on retryable errors. */
-  maxRetries: z.coerce.number().int().min(0).max(20).default(5),
+  maxRetries: z._default(z.coerce.number().check(z.int(), z.minimum(0), z.maximum(20)), 5),
   /** Wall-clock limit of the loop in minutes. */
-  timeoutMinutes: z.coerce.number().positive().default(30),
+  timeoutMinutes: z._default(z.coerce.number().check(z.positive()), 30),
   /** Tools offered to the model. */
-  allowedTools: ToolRulesSchema.pipe(z.array(z.string()).min(1, 'name at least one tool')).default([
+  allowedTools: z._default(z.pipe(ToolRulesSchema, z.array(z.string()).check(z.minLength(1, 'name at least one tool'))), [
     ...BUILTIN_TOOL_NAMES,
     'Task',
     'Skill',
   ]),
   /** Tool rules that refuse calls; they win over every allow rule. */
-  disallowedTools: ToolRulesSchema.default([]),
+  disallowedTools: z._default(ToolRulesSchema, []),
   /** max_tokens of each model call. */
-  maxOutputTokens: positiveInt.default(16000),
+  maxOutputTokens: z._default(positiveInt, 16000),
   /** Characters of one tool result kept (head and tail) before the middle is cut. */
-  toolOutputLimit: positiveInt.default(30000),
+  toolOutputLimit: z._default(positiveInt, 30000),
   /** Prompt tokens past which older tool output is cleared from the context. */
-  compactAtTokens: positiveInt.default(150000),
+  compactAtTokens: z._default(positiveInt, 150000),
   /** A command that decides when the work is done (`npm test`); '' for none. */
-  verify: z.string().trim().default(''),
+  verify: z._default(z.string().check(z.trim()), ''),
   /** Failed verifications before the run ends as unverified. */
-  verifyAttempts: positiveInt.default(3),
+  verifyAttempts: z._default(positiveInt, 3),
   /** Price overrides (see PricesSchema); also read from AGENT_ACTION_PRICES. */
-  prices: PricesSchema.default({}),
+  prices: z._default(PricesSchema, {}),
 });
 export type LoopSettings = z.infer<typeof LoopSettingsSchema>;
 
 /** A readable account of what is wrong, naming each setting by the name the user wrote. */
-export function describeSettingsError(error: z.ZodError, names: Readonly<Record<string, string>>): string {
+export function describeSettingsError(error: z.core.$ZodError, names: Readonly<Record<string, string>>): string {
   return error.issues
     .map((issue) => {
       const key = String(issue.path[0] ?? '');

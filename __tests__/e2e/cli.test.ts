@@ -212,4 +212,25 @@ describe('agent-action CLI (dist/cli/index.js)', () => {
     expect(r.code).toBe(1);
     expect(JSON.parse(r.stdout)).toMatchObject({ conclusion: 'max-steps', steps: 2, changed_files: [] });
   });
+
+  it('says what is wrong with a flag or a settings file in words, before any request', async () => {
+    server = await startAnthropicServer({ requireApiKey: KEY, script: [text('never')] });
+    const home = await cleanHome();
+    const repo = await makeRepo(
+      {
+        'README.md': 'hi\n',
+        '.claude/settings.json': '{"hooks": {"Stop": [{"hooks": [{"type": "command", "timeout": -1, "command": "true"}]}]}}',
+      },
+      home,
+    );
+    const env = childEnv(home, { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: server.url });
+    const flags = await runCli(['--cwd', repo, '--max-steps', '0', '--prices', '{"m": {"input": -1, "output": 1}}', 'x'], env);
+    expect(flags.code).toBe(2);
+    expect(flags.stderr).toContain('--max-steps: Too small: expected number to be >0');
+    expect(flags.stderr).toContain('--prices / AGENT_ACTION_PRICES: Too small: expected number to be >=0');
+    const file = await runCli(['--cwd', repo, 'x'], env);
+    expect(file.code).toBe(2);
+    expect(file.stderr).toContain('.claude/settings.json: hooks.Stop[0].hooks[0].timeout: Too small: expected number to be >0');
+    expect(server.requests).toHaveLength(0);
+  });
 });

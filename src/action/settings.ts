@@ -1,76 +1,81 @@
-import { z } from 'zod';
+import * as z from '../schema.js';
 import { describeSettingsError, LoopSettingsSchema } from '../settings.js';
 
-const list = z.string().transform((s) =>
-  s
-    .split(/[,\n]/)
-    .map((t) => t.trim())
-    .filter((t) => t.length > 0),
+/** Text, trimmed; empty when the input is left out. */
+const text = (fallback = '') => z._default(z.string().check(z.trim()), fallback);
+const choice = <const T extends readonly [string, ...string[]]>(values: T, fallback: T[number]) => z._default(z.enum(values), fallback);
+const flag = (fallback: boolean) =>
+  z._default(
+    z.pipe(
+      z.enum(['true', 'false']),
+      z.transform((v) => v === 'true'),
+    ),
+    fallback,
+  );
+const endpoint = () => z._default(z.union([z.literal(''), z.url()]), '');
+const list = z.pipe(
+  z.string(),
+  z.transform((s: string) =>
+    s
+      .split(/[,\n]/)
+      .map((t) => t.trim())
+      .filter((t) => t.length > 0),
+  ),
 );
 
 /** Every input of action.yml, as one validated object. */
-export const ActionSettingsSchema = LoopSettingsSchema.extend({
+export const ActionSettingsSchema = z.extend(LoopSettingsSchema, {
   /** A task; when set the action runs on any event. */
-  prompt: z.string().default(''),
+  prompt: z._default(z.string(), ''),
   /** Starts a run when it stands as a word in a comment, review or issue body. */
-  triggerPhrase: z.string().trim().min(1, 'must not be empty').default('/agent'),
+  triggerPhrase: z._default(z.string().check(z.trim(), z.minLength(1, 'must not be empty')), '/agent'),
   /** A label whose addition starts a run. */
-  labelTrigger: z.string().trim().default(''),
+  labelTrigger: text(),
   /** A login whose assignment starts a run. */
-  assigneeTrigger: z.string().trim().default(''),
+  assigneeTrigger: text(),
   /** Anthropic API key (else env ANTHROPIC_API_KEY). */
-  anthropicApiKey: z.string().trim().default(''),
+  anthropicApiKey: text(),
   /** OpenAI-compatible endpoint's key (else env OPENAI_API_KEY), for provider openai. */
-  openaiApiKey: z.string().trim().default(''),
+  openaiApiKey: text(),
   /** OpenAI-compatible endpoint (else env OPENAI_BASE_URL), for provider openai. */
-  openaiBaseUrl: z.union([z.literal(''), z.url()]).default(''),
+  openaiBaseUrl: endpoint(),
   /** Anthropic-compatible endpoint (else env ANTHROPIC_BASE_URL). */
-  anthropicBaseUrl: z.union([z.literal(''), z.url()]).default(''),
+  anthropicBaseUrl: endpoint(),
   /** Token for REST calls and push. */
-  githubToken: z.string().trim().min(1, 'is required (the default is ${{ github.token }})'),
+  githubToken: z.string().check(z.trim(), z.minLength(1, 'is required (the default is ${{ github.token }})')),
   /** Prefix of the branches the action creates. */
-  branchPrefix: z
-    .string()
-    .trim()
-    .regex(/^[A-Za-z0-9._/-]*$/, 'may hold letters, digits, ".", "_", "-" and "/" only')
-    .default('agent/'),
+  branchPrefix: z._default(
+    z.string().check(z.trim(), z.regex(/^[A-Za-z0-9._/-]*$/, 'may hold letters, digits, ".", "_", "-" and "/" only')),
+    'agent/',
+  ),
   /** Open a pull request for work on a new branch: auto, draft or never. */
-  pullRequest: z.enum(['auto', 'draft', 'never']).default('auto'),
+  pullRequest: choice(['auto', 'draft', 'never'], 'auto'),
   /** Bot logins allowed to trigger a run. */
-  allowedBots: list.default([]),
+  allowedBots: z._default(list, []),
   /** Extra instructions for the system prompt. */
-  appendSystemPrompt: z.string().default(''),
+  appendSystemPrompt: z._default(z.string(), ''),
   /** Push changes under .github/workflows/ (off: reported in the comment, not pushed). */
-  allowWorkflowChanges: z
-    .enum(['true', 'false'])
-    .transform((v) => v === 'true')
-    .default(false),
+  allowWorkflowChanges: flag(false),
   /** Bubblewrap for Bash: auto (use it when it works, say so when not), strict (fail closed), off. */
-  sandbox: z.enum(['auto', 'strict', 'off']).default('auto'),
+  sandbox: choice(['auto', 'strict', 'off'], 'auto'),
   /** Network inside the sandbox: on (installs work) or off. */
-  network: z.enum(['on', 'off']).default('on'),
+  network: choice(['on', 'off'], 'on'),
   /** `auto`: `/agent review` on a pull request reviews it; `review`: pull request events are reviewed too. */
-  mode: z.enum(['auto', 'review']).default('auto'),
+  mode: choice(['auto', 'review'], 'auto'),
   /** A new request in an issue or pull request where the action ran before carries on that conversation. */
-  continueConversation: z
-    .enum(['true', 'false'])
-    .transform((v) => v === 'true')
-    .default(true),
+  continueConversation: flag(true),
   /** Review draft pull requests in mode review. */
-  reviewDrafts: z
-    .enum(['true', 'false'])
-    .transform((v) => v === 'true')
-    .default(false),
+  reviewDrafts: flag(false),
   /** The review's event: `comment` always, or `auto` (REQUEST_CHANGES when a blocking comment was made). */
-  reviewEvent: z.enum(['comment', 'auto']).default('comment'),
+  reviewEvent: choice(['comment', 'auto'], 'comment'),
   /** Whose pull requests mode review reviews unasked: `all` (forks included) or `writers`. */
-  reviewAuthors: z.enum(['all', 'writers']).default('all'),
+  reviewAuthors: choice(['all', 'writers'], 'all'),
   /** MCP servers in `.mcp.json` format, as JSON or a workspace path; allowed by being configured. */
-  mcpConfig: z.string().trim().default(''),
+  mcpConfig: text(),
   /** Subagents for the Task tool as JSON: {"name": {"description", "prompt", "tools?", "model?"}}. */
-  agents: z.string().trim().default(''),
+  agents: text(),
   /** Claude Code settings (permissions, hooks) as JSON or a workspace path, on top of the repository's. */
-  settings: z.string().trim().default(''),
+  settings: text(),
 });
 export type ActionSettings = z.infer<typeof ActionSettingsSchema>;
 

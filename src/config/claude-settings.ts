@@ -4,7 +4,7 @@
  * Claude Code knows (env, model, statusLine, ...) is accepted and named in one log line, so a
  * repository set up for Claude Code works unchanged while its owner can see what has no effect.
  */
-import { z } from 'zod';
+import * as z from '../schema.js';
 import { HOOK_EVENTS, HooksSchema, type HookSettings } from '../tools/hooks/schema.js';
 
 /** A settings file (or the settings input) that cannot be used; callers map it to conclusion `error` / CLI exit 2. */
@@ -21,7 +21,7 @@ export class SettingsFileError extends Error {
 
 const RULES_ERROR = 'expected an array of strings';
 // Rule syntax is checked by the permissions module; here a rule only has to be a string.
-const Rules = z.array(z.string({ error: 'expected a string' }), { error: RULES_ERROR }).default([]);
+const Rules = z._default(z.array(z.string({ error: 'expected a string' }), { error: RULES_ERROR }), []);
 
 const HONOURED_PERMISSIONS = ['allow', 'deny', 'ask'] as const;
 const HONOURED_KEYS = ['permissions', 'hooks', 'enableAllProjectMcpServers', 'enabledMcpjsonServers'] as const;
@@ -29,12 +29,14 @@ const HONOURED_KEYS = ['permissions', 'hooks', 'enableAllProjectMcpServers', 'en
 /** Loose objects keep unknown keys so that they can be listed in the log line instead of vanishing silently. */
 export const ClaudeSettingsSchema = z.looseObject(
   {
-    permissions: z
-      .looseObject({ allow: Rules, deny: Rules, ask: Rules }, { error: 'expected an object' })
-      .default({ allow: [], deny: [], ask: [] }),
-    hooks: HooksSchema.default({}),
-    enableAllProjectMcpServers: z.boolean({ error: 'expected true or false' }).optional(),
-    enabledMcpjsonServers: z.array(z.string({ error: 'expected a string' }), { error: RULES_ERROR }).default([]),
+    permissions: z._default(z.looseObject({ allow: Rules, deny: Rules, ask: Rules }, { error: 'expected an object' }), {
+      allow: [],
+      deny: [],
+      ask: [],
+    }),
+    hooks: z._default(HooksSchema, {}),
+    enableAllProjectMcpServers: z.optional(z.boolean({ error: 'expected true or false' })),
+    enabledMcpjsonServers: z._default(z.array(z.string({ error: 'expected a string' }), { error: RULES_ERROR }), []),
   },
   { error: 'expected a JSON object' },
 );

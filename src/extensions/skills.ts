@@ -4,7 +4,7 @@
  * calls the Skill tool for a body when a task needs it, so unused skills cost a line each.
  */
 import { posix } from 'node:path';
-import { z } from 'zod';
+import * as z from '../schema.js';
 import type { ToolOutcome, ToolSet, ToolSpec } from '../core/tools.js';
 import { checkName, ExtensionFileError, requiredText, splitFrontmatter, type Fail } from './frontmatter.js';
 
@@ -58,7 +58,7 @@ export function skillsPromptSection(skills: readonly Skill[]): string {
 }
 
 const skillInput = z.object({
-  skill: z.string().min(1).describe('The name of the skill, as the Skills section of the system prompt lists it.'),
+  skill: z.string().check(z.minLength(1), z.describe('The name of the skill, as the Skills section of the system prompt lists it.')),
 });
 
 function skillSpec(): ToolSpec {

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from '../../schema.js';
 
 /** The hook events honoured, with Claude Code's names. */
 export const HOOK_EVENTS = [
@@ -17,17 +17,18 @@ export type HookEvent = (typeof HOOK_EVENTS)[number];
 /** One command hook: run with the event's JSON on stdin; `timeout` in seconds (default 60). */
 export const CommandHookSchema = z.object({
   type: z.literal('command', { error: 'only "command" hooks are supported' }),
-  command: z.string().trim().min(1, 'command must not be empty'),
-  timeout: z.number().positive().max(3600).optional(),
+  command: z.string().check(z.trim(), z.minLength(1, 'command must not be empty')),
+  timeout: z.optional(z.number().check(z.positive(), z.maximum(3600))),
 });
 export type CommandHook = z.infer<typeof CommandHookSchema>;
 
 /** Hooks of one event whose `matcher` (a regular expression over tool names; empty or `*` = all) matches. */
 export const HookMatcherSchema = z.object({
   matcher: z
-    .string()
-    .optional()
-    .refine((m) => m === undefined || m === '' || m === '*' || isRegExp(m), { error: 'matcher is not a valid regular expression' }),
+    .optional(z.string())
+    .check(
+      z.refine((m) => m === undefined || m === '' || m === '*' || isRegExp(m), { error: 'matcher is not a valid regular expression' }),
+    ),
   hooks: z.array(CommandHookSchema),
 });
 export type HookMatcher = z.infer<typeof HookMatcherSchema>;
