@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startBedrockServer } from '../../test-support/bedrock-server.js';
+import { startBedrockServer, type AwsCredentials, type BedrockServer } from '../../test-support/bedrock-server.js';
 import { childEnv, cleanHome, makeRepo, runCli } from '../../test-support/cli-process.js';
 import { startOpenAIServer } from '../../test-support/openai-server.js';
 import { FAILING_CALC } from '../../test-support/calc-repo.js';
@@ -11,6 +11,22 @@ const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const close of closers.splice(0)) await close();
 });
+
+/** The CLI asked to fix the failing test on Bedrock in eu-west-1, with these AWS keys in its environment. */
+async function onBedrock(server: BedrockServer, keys: AwsCredentials) {
+  closers.push(() => server.close());
+  const home = await cleanHome();
+  const repo = await makeRepo(REPO, home);
+  const env = childEnv(home, {
+    CLAUDE_CODE_USE_BEDROCK: '1',
+    AWS_REGION: 'eu-west-1',
+    AWS_ACCESS_KEY_ID: keys.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: keys.secretAccessKey,
+    ANTHROPIC_BEDROCK_BASE_URL: server.url,
+  });
+  const args = ['--cwd', repo, '--json', '--model', 'us.anthropic.claude-sonnet-5-5-20260601-v1:0', 'fix the failing test'];
+  return { r: await runCli(args, env), repo };
+}
 
 describe('the CLI (dist/cli/index.js) on the other providers: fix the failing test', () => {
   it('on Bedrock, signed with the AWS keys of the environment', async () => {
@@ -25,20 +41,7 @@ describe('the CLI (dist/cli/index.js) on the other providers: fix the failing te
         { content: [{ type: 'text', text: 'Fixed add().' }] },
       ],
     });
-    closers.push(() => server.close());
-    const home = await cleanHome();
-    const repo = await makeRepo(REPO, home);
-    const env = childEnv(home, {
-      CLAUDE_CODE_USE_BEDROCK: '1',
-      AWS_REGION: 'eu-west-1',
-      AWS_ACCESS_KEY_ID: credentials.accessKeyId,
-      AWS_SECRET_ACCESS_KEY: credentials.secretAccessKey,
-      ANTHROPIC_BEDROCK_BASE_URL: server.url,
-    });
-    const r = await runCli(
-      ['--cwd', repo, '--json', '--model', 'us.anthropic.claude-sonnet-5-5-20260601-v1:0', 'fix the failing test'],
-      env,
-    );
+    const { r, repo } = await onBedrock(server, credentials);
     expect(r.stderr).not.toContain(credentials.secretAccessKey);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ conclusion: 'success', steps: 3, changed_files: ['math.js'] });
@@ -52,20 +55,7 @@ describe('the CLI (dist/cli/index.js) on the other providers: fix the failing te
       credentials: { accessKeyId: 'AKIAEXAMPLEBENCH0001', secretAccessKey: 'the-secret-bedrock-knows' },
       script: [{ content: [{ type: 'text', text: 'never sent' }] }],
     });
-    closers.push(() => server.close());
-    const home = await cleanHome();
-    const repo = await makeRepo(REPO, home);
-    const env = childEnv(home, {
-      CLAUDE_CODE_USE_BEDROCK: '1',
-      AWS_REGION: 'eu-west-1',
-      AWS_ACCESS_KEY_ID: 'AKIAEXAMPLEBENCH0001',
-      AWS_SECRET_ACCESS_KEY: 'another-secret-than-bedrock-knows',
-      ANTHROPIC_BEDROCK_BASE_URL: server.url,
-    });
-    const r = await runCli(
-      ['--cwd', repo, '--json', '--model', 'us.anthropic.claude-sonnet-5-5-20260601-v1:0', 'fix the failing test'],
-      env,
-    );
+    const { r } = await onBedrock(server, { accessKeyId: 'AKIAEXAMPLEBENCH0001', secretAccessKey: 'another-secret-than-bedrock-knows' });
     expect(r.code).toBe(1);
     const out = JSON.parse(r.stdout) as { conclusion: string; reason: string; steps: number };
     // A 403 is the adapter's fatal ModelError: the loop tells it across the bundles and does not retry it.

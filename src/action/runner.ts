@@ -1,18 +1,18 @@
-import { z } from 'zod';
+import * as z from '../schema.js';
 import type { GitHubEvent } from '../github/event.js';
 import type { Trigger } from '../github/trigger.js';
 
 /** The standard variables a runner sets for every step; the action reads no others. */
 export const RunnerEnvSchema = z.object({
-  GITHUB_EVENT_NAME: z.string().min(1),
-  GITHUB_EVENT_PATH: z.string().min(1),
-  GITHUB_REPOSITORY: z.string().regex(/^[^/]+\/[^/]+$/),
-  GITHUB_WORKSPACE: z.string().min(1),
-  GITHUB_API_URL: z.string().default('https://api.github.com'),
-  GITHUB_SERVER_URL: z.string().default('https://github.com'),
-  GITHUB_RUN_ID: z.string().default('0'),
-  GITHUB_RUN_ATTEMPT: z.string().default('1'),
-  RUNNER_TEMP: z.string().optional(),
+  GITHUB_EVENT_NAME: z.string().check(z.minLength(1)),
+  GITHUB_EVENT_PATH: z.string().check(z.minLength(1)),
+  GITHUB_REPOSITORY: z.string().check(z.regex(/^[^/]+\/[^/]+$/)),
+  GITHUB_WORKSPACE: z.string().check(z.minLength(1)),
+  GITHUB_API_URL: z._default(z.string(), 'https://api.github.com'),
+  GITHUB_SERVER_URL: z._default(z.string(), 'https://github.com'),
+  GITHUB_RUN_ID: z._default(z.string(), '0'),
+  GITHUB_RUN_ATTEMPT: z._default(z.string(), '1'),
+  RUNNER_TEMP: z.optional(z.string()),
 });
 export type RunnerEnv = z.infer<typeof RunnerEnvSchema>;
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from '../schema.js';
 import type { Actor, CommentRef, IssueRef, PullRef, RepoRef, ReviewCommentRef, ReviewRef } from './event-types.js';
 import { isFork } from './repo.js';
 
@@ -8,54 +8,56 @@ import { isFork } from './repo.js';
  */
 
 // GitHub sends null for an empty body or a missing line; the action treats both as "nothing".
-const text = z
-  .string()
-  .nullish()
-  .transform((v) => v ?? '');
-const nullableNumber = z
-  .number()
-  .nullish()
-  .transform((v) => v ?? null);
+const text = z.pipe(
+  z.nullish(z.string()),
+  z.transform((v) => v ?? ''),
+);
+const nullableNumber = z.pipe(
+  z.nullish(z.number()),
+  z.transform((v) => v ?? null),
+);
 
-export const ActorSchema = z
-  .looseObject({ login: z.string(), type: z.string().nullish(), id: z.number().nullish() })
-  .transform((a): Actor => ({
+export const ActorSchema = z.pipe(
+  z.looseObject({ login: z.string(), type: z.nullish(z.string()), id: z.nullish(z.number()) }),
+  z.transform((a): Actor => ({
     login: a.login,
     // Without a type, the `[bot]` suffix GitHub gives every app account is the tell.
     type: a.type ?? (a.login.endsWith('[bot]') ? 'Bot' : 'User'),
     ...(typeof a.id === 'number' ? { id: a.id } : {}),
-  }));
+  })),
+);
 
-export const RepoSchema = z
-  .looseObject({
+export const RepoSchema = z.pipe(
+  z.looseObject({
     name: z.string(),
     full_name: z.string(),
     // Push payloads of old give the owner a `name` as well as (or instead of) a `login`.
-    owner: z.looseObject({ login: z.string().nullish(), name: z.string().nullish() }).nullish(),
-    default_branch: z.string().nullish(),
-    master_branch: z.string().nullish(),
-    private: z.boolean().nullish(),
-  })
-  .transform((r): RepoRef => ({
+    owner: z.nullish(z.looseObject({ login: z.nullish(z.string()), name: z.nullish(z.string()) })),
+    default_branch: z.nullish(z.string()),
+    master_branch: z.nullish(z.string()),
+    private: z.nullish(z.boolean()),
+  }),
+  z.transform((r): RepoRef => ({
     owner: r.owner?.login ?? r.owner?.name ?? r.full_name.split('/')[0] ?? '',
     name: r.name,
     fullName: r.full_name,
     defaultBranch: r.default_branch ?? r.master_branch ?? '',
     private: r.private ?? false,
-  }));
+  })),
+);
 
-const IssueSchema = z
-  .looseObject({
+const IssueSchema = z.pipe(
+  z.looseObject({
     number: z.number(),
     title: text,
     body: text,
     user: ActorSchema,
-    labels: z.array(z.looseObject({ name: z.string() })).nullish(),
-    pull_request: z.looseObject({}).nullish(),
+    labels: z.nullish(z.array(z.looseObject({ name: z.string() }))),
+    pull_request: z.nullish(z.looseObject({})),
     html_url: text,
     updated_at: text,
-  })
-  .transform((i): IssueRef => ({
+  }),
+  z.transform((i): IssueRef => ({
     number: i.number,
     title: i.title,
     body: i.body,
@@ -64,27 +66,28 @@ const IssueSchema = z
     isPullRequest: i.pull_request != null,
     htmlUrl: i.html_url,
     updatedAt: i.updated_at,
-  }));
+  })),
+);
 
 const BranchSchema = z.looseObject({
   ref: z.string(),
   sha: z.string(),
-  repo: z.looseObject({ full_name: z.string() }).nullish(),
+  repo: z.nullish(z.looseObject({ full_name: z.string() })),
 });
 
-const PullSchema = z
-  .looseObject({
+const PullSchema = z.pipe(
+  z.looseObject({
     number: z.number(),
     title: text,
     body: text,
     user: ActorSchema,
     head: BranchSchema,
     base: BranchSchema,
-    draft: z.boolean().nullish(),
+    draft: z.nullish(z.boolean()),
     html_url: text,
     updated_at: text,
-  })
-  .transform((p): PullRef => {
+  }),
+  z.transform((p): PullRef => {
     const headRepo = p.head.repo?.full_name ?? '';
     const baseRepo = p.base.repo?.full_name ?? '';
     return {
@@ -102,7 +105,8 @@ const PullSchema = z
       htmlUrl: p.html_url,
       updatedAt: p.updated_at,
     };
-  });
+  }),
+);
 
 const commentFields = {
   id: z.number(),
@@ -113,7 +117,7 @@ const commentFields = {
   html_url: text,
 };
 
-function toCommentRef(c: z.infer<z.ZodObject<typeof commentFields>>): CommentRef {
+function toCommentRef(c: z.infer<z.ZodMiniObject<typeof commentFields>>): CommentRef {
   return {
     id: c.id,
     body: c.body,
@@ -124,36 +128,38 @@ function toCommentRef(c: z.infer<z.ZodObject<typeof commentFields>>): CommentRef
   };
 }
 
-const CommentSchema = z.looseObject(commentFields).transform(toCommentRef);
+const CommentSchema = z.pipe(z.looseObject(commentFields), z.transform(toCommentRef));
 
-const ReviewCommentSchema = z
-  .looseObject({
+const ReviewCommentSchema = z.pipe(
+  z.looseObject({
     ...commentFields,
     path: z.string(),
     line: nullableNumber,
     start_line: nullableNumber,
     diff_hunk: text,
     in_reply_to_id: nullableNumber,
-  })
-  .transform((c): ReviewCommentRef => ({
+  }),
+  z.transform((c): ReviewCommentRef => ({
     ...toCommentRef(c),
     path: c.path,
     line: c.line,
     startLine: c.start_line,
     diffHunk: c.diff_hunk,
     inReplyToId: c.in_reply_to_id,
-  }));
+  })),
+);
 
-const ReviewSchema = z
-  .looseObject({ id: z.number(), body: text, user: ActorSchema, state: z.string(), submitted_at: text, html_url: text })
-  .transform((r): ReviewRef => ({
+const ReviewSchema = z.pipe(
+  z.looseObject({ id: z.number(), body: text, user: ActorSchema, state: z.string(), submitted_at: text, html_url: text }),
+  z.transform((r): ReviewRef => ({
     id: r.id,
     body: r.body,
     user: r.user,
     state: r.state,
     submittedAt: r.submitted_at,
     htmlUrl: r.html_url,
-  }));
+  })),
+);
 
 const base = { action: z.string(), repository: RepoSchema, sender: ActorSchema };
 
@@ -161,8 +167,8 @@ export const IssueCommentPayload = z.looseObject({ ...base, issue: IssueSchema, 
 export const IssuesPayload = z.looseObject({
   ...base,
   issue: IssueSchema,
-  label: z.looseObject({ name: z.string() }).nullish(),
-  assignee: z.looseObject({ login: z.string() }).nullish(),
+  label: z.nullish(z.looseObject({ name: z.string() })),
+  assignee: z.nullish(z.looseObject({ login: z.string() })),
 });
 export const ReviewCommentPayload = z.looseObject({ ...base, pull_request: PullSchema, comment: ReviewCommentSchema });
 export const ReviewPayload = z.looseObject({ ...base, pull_request: PullSchema, review: ReviewSchema });

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from '../schema.js';
 import type { ToolOutcome, ToolSet, ToolSpec } from '../core/tools.js';
 import type { DiffFile } from './diff.js';
 import { renderBody, SEVERITIES, type Finding, type Findings } from './findings.js';
@@ -12,35 +12,39 @@ const DEFAULT_SEVERITY = 'suggestion';
 export const reviewCommentSchema = z.object({
   file_path: z
     .string()
-    .min(1)
-    .describe('The file the comment is on: a path relative to the repository root (or absolute in the workspace).'),
+    .check(
+      z.minLength(1),
+      z.describe('The file the comment is on: a path relative to the repository root (or absolute in the workspace).'),
+    ),
   line: z
     .number()
-    .int()
-    .min(1)
-    .describe('The line the comment is on (the last line of a multi-line comment), numbered in the version `side` names.'),
+    .check(
+      z.int(),
+      z.minimum(1),
+      z.describe('The line the comment is on (the last line of a multi-line comment), numbered in the version `side` names.'),
+    ),
   start_line: z
-    .number()
-    .int()
-    .min(1)
-    .optional()
-    .describe('The first line of a multi-line comment; it must be in the same hunk as `line`. Leave it out for one line.'),
+    .optional(z.number().check(z.int(), z.minimum(1)))
+    .check(z.describe('The first line of a multi-line comment; it must be in the same hunk as `line`. Leave it out for one line.')),
   side: z
-    .enum(['RIGHT', 'LEFT'])
-    .optional()
-    .describe('RIGHT (default): lines of the new version (added or context lines). LEFT: lines of the old version (deleted lines).'),
-  body: z.string().describe('The comment in Markdown: what is wrong and why, concretely. May be empty only when `suggestion` is given.'),
-  suggestion: z
+    .optional(z.enum(['RIGHT', 'LEFT']))
+    .check(
+      z.describe('RIGHT (default): lines of the new version (added or context lines). LEFT: lines of the old version (deleted lines).'),
+    ),
+  body: z
     .string()
-    .optional()
-    .describe(
-      'Replacement text for lines start_line..line (or just line) of the new version, offered as a one-click suggestion. ' +
-        'The exact new code, indentation included; an empty string deletes the lines. Only with side RIGHT.',
+    .check(z.describe('The comment in Markdown: what is wrong and why, concretely. May be empty only when `suggestion` is given.')),
+  suggestion: z
+    .optional(z.string())
+    .check(
+      z.describe(
+        'Replacement text for lines start_line..line (or just line) of the new version, offered as a one-click suggestion. ' +
+          'The exact new code, indentation included; an empty string deletes the lines. Only with side RIGHT.',
+      ),
     ),
   severity: z
-    .enum(SEVERITIES)
-    .optional()
-    .describe(`blocking: must be fixed before merging; suggestion (default): worth changing; nit: minor or a matter of taste.`),
+    .optional(z.enum(SEVERITIES))
+    .check(z.describe(`blocking: must be fixed before merging; suggestion (default): worth changing; nit: minor or a matter of taste.`)),
 });
 
 export type ReviewCommentInput = z.infer<typeof reviewCommentSchema>;
@@ -76,7 +80,7 @@ export interface ReviewCommentTool {
   execute(input: unknown): ToolOutcome;
 }
 
-function describeIssues(error: z.ZodError): string {
+function describeIssues(error: z.core.$ZodError): string {
   return error.issues.map((issue) => `- ${issue.path.length > 0 ? issue.path.join('.') : 'input'}: ${issue.message}`).join('\n');
 }
 

@@ -1,4 +1,6 @@
-import { z } from 'zod';
+import type { z } from 'zod';
+// zod's core function, for classic and mini schemas alike (TodoWrite's holds the mini TodoSchema).
+import { toJSONSchema } from 'zod/v4/core';
 import type { Todo } from '../core/todo.js';
 import { ToolError } from './tool-error.js';
 import type { Workspace } from './workspace.js';
@@ -44,7 +46,7 @@ export interface ToolResult {
 
 /** The JSON schema sent to the model for a tool's input. */
 export function inputSchema(tool: ToolDefinition): Record<string, unknown> {
-  const json = z.toJSONSchema(tool.schema, { io: 'input' }) as Record<string, unknown>;
+  const json = toJSONSchema(tool.schema, { io: 'input' }) as Record<string, unknown>;
   delete json['$schema'];
   return json;
 }
