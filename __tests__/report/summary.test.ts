@@ -1,4 +1,5 @@
 import { closeOpenFence, type FinalReport } from '../../src/report/comment.js';
+import { formatCount } from '../../src/report/format.js';
 import { SUMMARY_LIMIT, jobSummary } from '../../src/report/summary.js';
 
 function report(over: Partial<FinalReport & { trigger: string }> = {}): FinalReport & { trigger: string } {
@@ -51,5 +52,11 @@ describe('jobSummary', () => {
     expect(md.length).toBeGreaterThan(SUMMARY_LIMIT - 5_000);
     expect(md).toMatch(/Diff cut to fit the job summary: [\d,]+ of 20,001 lines shown/);
     expect(closeOpenFence(md)).toBe(md);
+  });
+});
+
+describe('formatCount', () => {
+  it('groups thousands with commas, as en-US does', () => {
+    for (const n of [0, 7, 999, 1000, 65_536, 1_000_000, 1_234_567_890, -4321]) expect(formatCount(n)).toBe(n.toLocaleString('en-US'));
   });
 });

@@ -9,16 +9,12 @@ import {
   verifiedLine,
   type FinalReport,
 } from './comment.js';
-import { formatDuration, formatUsd } from './format.js';
+import { formatCount as count, formatDuration, formatUsd } from './format.js';
 
 /** GitHub accepts 1 MiB per step summary; this leaves room for the table and notes. */
 export const SUMMARY_LIMIT = 1_000_000;
 
 export type SummaryReport = FinalReport & { trigger: string };
-
-function count(n: number): string {
-  return n.toLocaleString('en-US');
-}
 
 /** A table cell holds one line, and a `|` would end the cell early. */
 function cell(text: string): string {
