@@ -8,7 +8,6 @@ import type { Model } from '../core/model.js';
 import { Redactor } from '../report/redact.js';
 import { EarlyContext } from './early-context.js';
 import type { ActionIo, ActionOutcome } from './io.js';
-import { Job } from './job.js';
 import { openGit } from './plan.js';
 import { setOutputs } from './report.js';
 import { readRunnerEnv, runUrl, type RunnerEnv } from './runner.js';
@@ -46,6 +45,11 @@ function whoMay(gh: GitHub, repo: { owner: string; name: string }, trigger: Trig
   return authorize(gh, repo, trigger.requester, settings.allowedBots);
 }
 
+/** The GitHub client the tests hand in, else Octokit with its warnings redacted. */
+function githubFor(deps: ActionDeps, redactor: Redactor): NonNullable<ActionDeps['github']> {
+  return deps.github ?? ((token, baseUrl) => createGitHub({ token, baseUrl, log: (m) => deps.io.warning(redactor.redact(m)) }));
+}
+
 function readEvent(r: RunnerEnv): GitHubEvent {
   const payload: unknown = JSON.parse(readFileSync(r.GITHUB_EVENT_PATH, 'utf8'));
   return parseEvent(r.GITHUB_EVENT_NAME, payload);
@@ -73,16 +77,16 @@ export async function runAction(deps: ActionDeps): Promise<ActionOutcome> {
   }
   const trigger = decision.trigger;
   const [owner, name] = runner.GITHUB_REPOSITORY.split('/') as [string, string];
-  const gh = (deps.github ?? ((token, baseUrl) => createGitHub({ token, baseUrl, log: (m) => io.warning(redactor.redact(m)) })))(
-    settings.githubToken,
-    runner.GITHUB_API_URL,
-  );
+  const gh = githubFor(deps, redactor)(settings.githubToken, runner.GITHUB_API_URL);
   const early = new EarlyContext(gh, event, trigger, owner, name);
   // The workspace's remote and the thread's earlier conversation are reads of the repository too:
   // they start now, so that their git processes run while GitHub answers.
   const git = openGit(runner.GITHUB_WORKSPACE, settings.githubToken, runner.GITHUB_SERVER_URL);
   git.catch(() => undefined);
   const thread = new Thread({ git, trigger, enabled: settings.continueConversation, io, redactor, runUrl: runUrl(runner) });
+  // The job's code (the loop, the tools, the modes, the report) is evaluated while GitHub answers.
+  const jobCode = import('./job.js');
+  jobCode.catch(() => undefined);
   const auth = await whoMay(gh, { owner, name }, trigger, settings);
   if (!auth.allowed) {
     io.info(`agent-action: not running: ${auth.reason}`);
@@ -93,6 +97,7 @@ export async function runAction(deps: ActionDeps): Promise<ActionOutcome> {
   if (!apiKey && providerFrom(settings.provider, env) === 'anthropic') {
     throw new Error('input anthropic-api-key: is required (or set ANTHROPIC_API_KEY)');
   }
+  const { Job } = await jobCode;
   return new Job({
     early,
     git,
