@@ -1,9 +1,8 @@
 /**
- * zod's mini build, for what is parsed before the first model request: the settings, Claude Code's
- * settings files, the runner's environment and the event's payload, the todo list and the Skill and
- * ReviewComment tools. It loads in about half the time of zod's full API, which the built-in tools
- * and MCP keep using once the run is under way. The two share zod's core and its one
- * configuration; the mini build leaves messages to a locale, so this sets English.
+ * zod's mini build, for every schema of the project (settings and settings files, the runner's
+ * environment, webhook payloads, tool inputs, MCP configuration and results, hook output). It
+ * loads in about half the time of zod's full API, and the settings and the event are parsed before
+ * the first request. It leaves messages to a locale, so this sets English, once for all.
  */
 import { config } from 'zod/mini';
 import en from 'zod/v4/locales/en.js';

@@ -1,6 +1,4 @@
-import type { z } from 'zod';
-// zod's core function, for classic and mini schemas alike (TodoWrite's holds the mini TodoSchema).
-import { toJSONSchema } from 'zod/v4/core';
+import * as z from '../schema.js';
 import type { Todo } from '../core/todo.js';
 import { ToolError } from './tool-error.js';
 import type { Workspace } from './workspace.js';
@@ -21,7 +19,7 @@ export interface ToolContext {
 }
 
 /** A tool the model may call; `schema` is the single source of both its JSON schema and validation. */
-export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
+export interface ToolDefinition<S extends z.ZodMiniType = z.ZodMiniType> {
   name: string;
   description: string;
   schema: S;
@@ -35,7 +33,7 @@ export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
   run(input: z.infer<S>, ctx: ToolContext): Promise<string>;
 }
 
-export function defineTool<S extends z.ZodType>(def: ToolDefinition<S>): ToolDefinition<S> {
+export function defineTool<S extends z.ZodMiniType>(def: ToolDefinition<S>): ToolDefinition<S> {
   return def;
 }
 
@@ -46,12 +44,12 @@ export interface ToolResult {
 
 /** The JSON schema sent to the model for a tool's input. */
 export function inputSchema(tool: ToolDefinition): Record<string, unknown> {
-  const json = toJSONSchema(tool.schema, { io: 'input' }) as Record<string, unknown>;
+  const json = z.toJSONSchema(tool.schema, { io: 'input' }) as Record<string, unknown>;
   delete json['$schema'];
   return json;
 }
 
-function describeIssues(error: z.ZodError): string {
+function describeIssues(error: z.core.$ZodError): string {
   return error.issues
     .map((issue) => {
       const where = issue.path.length > 0 ? issue.path.join('.') : 'input';

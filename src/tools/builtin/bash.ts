@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { z } from 'zod';
+import * as z from '../../schema.js';
 import { CappedCollector } from '../output.js';
 import { defineTool, ToolError, type ToolDefinition } from '../tool.js';
 import { killGroup, settle } from '../process-group.js';
@@ -30,15 +30,11 @@ export interface RunSpec {
 }
 
 const schema = z.object({
-  command: z.string().min(1).describe('The bash command to run.'),
+  command: z.string().check(z.minLength(1), z.describe('The bash command to run.')),
   timeout: z
-    .number()
-    .int()
-    .min(1)
-    .max(MAX_TIMEOUT_MS)
-    .optional()
-    .describe(`Milliseconds before the command is killed (default ${DEFAULT_TIMEOUT_MS}, max ${MAX_TIMEOUT_MS}).`),
-  description: z.string().optional().describe('What the command does in 5-10 words, shown to the people following the run.'),
+    .optional(z.number().check(z.int(), z.minimum(1), z.maximum(MAX_TIMEOUT_MS)))
+    .check(z.describe(`Milliseconds before the command is killed (default ${DEFAULT_TIMEOUT_MS}, max ${MAX_TIMEOUT_MS}).`)),
+  description: z.optional(z.string()).check(z.describe('What the command does in 5-10 words, shown to the people following the run.')),
 });
 
 /** Resolves when the main process exits, stopping the group first on timeout or cancellation. */

@@ -1,24 +1,26 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { z } from 'zod';
+import * as z from '../../schema.js';
 import { defineTool, ToolError } from '../tool.js';
 
 const SNIPPET_CONTEXT = 3;
 
 const schema = z.object({
-  file_path: z.string().min(1).describe('The file to modify: an absolute path, or a path relative to the workspace root.'),
+  file_path: z
+    .string()
+    .check(z.minLength(1), z.describe('The file to modify: an absolute path, or a path relative to the workspace root.')),
   old_string: z
     .string()
-    .describe(
-      'The exact text to replace, including indentation and line breaks, without Read line-number prefixes. ' +
-        'It must occur exactly once unless replace_all is true; include surrounding lines to make it unique.',
+    .check(
+      z.describe(
+        'The exact text to replace, including indentation and line breaks, without Read line-number prefixes. ' +
+          'It must occur exactly once unless replace_all is true; include surrounding lines to make it unique.',
+      ),
     ),
-  new_string: z.string().describe('The text to put in its place (must differ from old_string).'),
+  new_string: z.string().check(z.describe('The text to put in its place (must differ from old_string).')),
   replace_all: z
-    .boolean()
-    .optional()
-    .default(false)
-    .describe('Replace every occurrence of old_string instead of requiring exactly one (default false).'),
+    ._default(z.optional(z.boolean()), false)
+    .check(z.describe('Replace every occurrence of old_string instead of requiring exactly one (default false).')),
 });
 
 function countOccurrences(text: string, needle: string): number {

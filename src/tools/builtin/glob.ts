@@ -1,7 +1,7 @@
 import { lstat } from 'node:fs/promises';
 import path from 'node:path';
 import picomatch from 'picomatch';
-import { z } from 'zod';
+import * as z from '../../schema.js';
 import { comparePaths, listCandidates, requireDirectory } from './files.js';
 import { expandBraces } from './grep-git.js';
 import { defineTool, ToolError } from '../tool.js';
@@ -9,8 +9,12 @@ import { defineTool, ToolError } from '../tool.js';
 const MAX_RESULTS = 100;
 
 const schema = z.object({
-  pattern: z.string().min(1).describe('The glob to match file paths against, relative to path, e.g. "**/*.ts" or "src/**/*.{js,jsx}".'),
-  path: z.string().optional().describe('The directory to search in (default: the workspace root). Omit it to search the whole workspace.'),
+  pattern: z
+    .string()
+    .check(z.minLength(1), z.describe('The glob to match file paths against, relative to path, e.g. "**/*.ts" or "src/**/*.{js,jsx}".')),
+  path: z
+    .optional(z.string())
+    .check(z.describe('The directory to search in (default: the workspace root). Omit it to search the whole workspace.')),
 });
 
 /** The pattern relative to base: models often pass absolute patterns that repeat the directory. */

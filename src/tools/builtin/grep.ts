@@ -1,6 +1,6 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { z } from 'zod';
+import * as z from '../../schema.js';
 import { readRegularFile } from './files.js';
 import { grepSearch, type FileHits, type GrepResult } from './grep-search.js';
 import { capText } from '../output.js';
@@ -15,22 +15,31 @@ const MAX_CONTEXT_FILE_BYTES = 20 * 1024 * 1024;
 const schema = z.object({
   pattern: z
     .string()
-    .min(1)
-    .describe('The regular expression to search file contents for (PCRE syntax, as in ripgrep: escape literal "(", "{", ".").'),
-  path: z.string().optional().describe('The file or directory to search in (default: the workspace root).'),
+    .check(
+      z.minLength(1),
+      z.describe('The regular expression to search file contents for (PCRE syntax, as in ripgrep: escape literal "(", "{", ".").'),
+    ),
+  path: z.optional(z.string()).check(z.describe('The file or directory to search in (default: the workspace root).')),
   glob: z
-    .string()
-    .optional()
-    .describe('Only search files matching this glob, e.g. "*.ts" or "src/**/*.{js,jsx}". Without "/" it matches file names at any depth.'),
+    .optional(z.string())
+    .check(
+      z.describe(
+        'Only search files matching this glob, e.g. "*.ts" or "src/**/*.{js,jsx}". Without "/" it matches file names at any depth.',
+      ),
+    ),
   output_mode: z
-    .enum(['content', 'files_with_matches', 'count'])
-    .optional()
-    .default('files_with_matches')
-    .describe('"files_with_matches" (default) lists matching files, "content" shows matching lines, "count" counts matches per file.'),
-  '-i': z.boolean().optional().describe('Search case-insensitively.'),
-  '-n': z.boolean().optional().describe('Show line numbers in content mode (default true).'),
-  '-C': z.number().int().min(0).max(50).optional().describe('Lines of context to show before and after each match (content mode only).'),
-  head_limit: z.number().int().min(1).optional().describe(`Show at most this many lines or files (default ${DEFAULT_HEAD_LIMIT}).`),
+    ._default(z.optional(z.enum(['content', 'files_with_matches', 'count'])), 'files_with_matches')
+    .check(
+      z.describe('"files_with_matches" (default) lists matching files, "content" shows matching lines, "count" counts matches per file.'),
+    ),
+  '-i': z.optional(z.boolean()).check(z.describe('Search case-insensitively.')),
+  '-n': z.optional(z.boolean()).check(z.describe('Show line numbers in content mode (default true).')),
+  '-C': z
+    .optional(z.number().check(z.int(), z.minimum(0), z.maximum(50)))
+    .check(z.describe('Lines of context to show before and after each match (content mode only).')),
+  head_limit: z
+    .optional(z.number().check(z.int(), z.minimum(1)))
+    .check(z.describe(`Show at most this many lines or files (default ${DEFAULT_HEAD_LIMIT}).`)),
 });
 
 type Input = z.infer<typeof schema>;

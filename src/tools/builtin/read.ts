@@ -1,6 +1,6 @@
 import { createReadStream, promises as fs } from 'node:fs';
 import path from 'node:path';
-import { z } from 'zod';
+import * as z from '../../schema.js';
 import { defineTool, ToolError } from '../tool.js';
 
 const DEFAULT_LIMIT = 2000;
@@ -19,19 +19,13 @@ export const BINARY_EXTENSIONS: ReadonlySet<string> = new Set(
 );
 
 const schema = z.object({
-  file_path: z.string().min(1).describe('The file to read: an absolute path, or a path relative to the workspace root.'),
+  file_path: z.string().check(z.minLength(1), z.describe('The file to read: an absolute path, or a path relative to the workspace root.')),
   offset: z
-    .number()
-    .int()
-    .min(0)
-    .optional()
-    .describe('The line number to start reading from (1 is the first line). Only needed for files too long to read at once.'),
+    .optional(z.number().check(z.int(), z.minimum(0)))
+    .check(z.describe('The line number to start reading from (1 is the first line). Only needed for files too long to read at once.')),
   limit: z
-    .number()
-    .int()
-    .min(1)
-    .optional()
-    .describe(`The number of lines to read (default ${DEFAULT_LIMIT}). Only needed for files too long to read at once.`),
+    .optional(z.number().check(z.int(), z.minimum(1)))
+    .check(z.describe(`The number of lines to read (default ${DEFAULT_LIMIT}). Only needed for files too long to read at once.`)),
 });
 
 interface Line {

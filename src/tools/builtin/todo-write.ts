@@ -1,9 +1,9 @@
-import { z } from 'zod';
+import * as z from '../../schema.js';
 import { TodoSchema, type Todo } from '../../core/todo.js';
 import { defineTool } from '../tool.js';
 
 const schema = z.object({
-  todos: z.array(TodoSchema).describe('The whole updated checklist; it replaces the previous one.'),
+  todos: z.array(TodoSchema).check(z.describe('The whole updated checklist; it replaces the previous one.')),
 });
 
 const MARKS: Record<Todo['status'], string> = { pending: '[ ]', in_progress: '[~]', completed: '[x]' };

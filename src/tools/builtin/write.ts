@@ -1,11 +1,11 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { z } from 'zod';
+import * as z from '../../schema.js';
 import { defineTool, ToolError } from '../tool.js';
 
 const schema = z.object({
-  file_path: z.string().min(1).describe('The file to write: an absolute path, or a path relative to the workspace root.'),
-  content: z.string().describe('The complete new content of the file.'),
+  file_path: z.string().check(z.minLength(1), z.describe('The file to write: an absolute path, or a path relative to the workspace root.')),
+  content: z.string().check(z.describe('The complete new content of the file.')),
 });
 
 /** Lines as an editor counts them: a final newline ends the last line rather than starting one. */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from '../../schema.js';
 import { capText } from '../output.js';
 import type { HookProcessResult } from './run-hook.js';
 import type { HookEvent } from './schema.js';
@@ -11,22 +11,22 @@ const REASON_LIMIT = 2000;
  * known fields of the wrong type make the whole output invalid, which PreToolUse treats as a refusal.
  */
 export const HookOutputSchema = z.object({
-  continue: z.boolean().optional(),
-  stopReason: z.string().optional(),
-  suppressOutput: z.boolean().optional(),
-  systemMessage: z.string().optional(),
+  continue: z.optional(z.boolean()),
+  stopReason: z.optional(z.string()),
+  suppressOutput: z.optional(z.boolean()),
+  systemMessage: z.optional(z.string()),
   // 'approve' is Claude Code's deprecated PreToolUse spelling of permissionDecision 'allow'.
-  decision: z.enum(['block', 'approve']).optional(),
-  reason: z.string().optional(),
-  hookSpecificOutput: z
-    .object({
-      hookEventName: z.string().optional(),
-      permissionDecision: z.enum(['allow', 'deny', 'ask']).optional(),
-      permissionDecisionReason: z.string().optional(),
-      updatedInput: z.record(z.string(), z.unknown()).optional(),
-      additionalContext: z.string().optional(),
-    })
-    .optional(),
+  decision: z.optional(z.enum(['block', 'approve'])),
+  reason: z.optional(z.string()),
+  hookSpecificOutput: z.optional(
+    z.object({
+      hookEventName: z.optional(z.string()),
+      permissionDecision: z.optional(z.enum(['allow', 'deny', 'ask'])),
+      permissionDecisionReason: z.optional(z.string()),
+      updatedInput: z.optional(z.record(z.string(), z.unknown())),
+      additionalContext: z.optional(z.string()),
+    }),
+  ),
 });
 export type HookOutput = z.infer<typeof HookOutputSchema>;
 

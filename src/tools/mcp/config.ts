@@ -4,7 +4,7 @@
  * Parsing checks the shape only; `${VAR}` references are expanded later, from an environment the
  * caller injects, because the same file is read before the run's environment is known.
  */
-import { z } from 'zod';
+import * as z from '../../schema.js';
 
 /** A configuration that cannot be used; callers map it to a configuration error of the run. */
 export class McpConfigError extends Error {
@@ -44,21 +44,21 @@ export interface McpConfig {
 export type ResolvedServer = (Omit<McpStdioConfig, 'source'> | Omit<McpRemoteConfig, 'source'>) & { name: string; source: string };
 
 const text = z.string({ error: 'expected a string' });
-const StringMap = z.record(z.string(), text, { error: 'expected an object of strings' }).default({});
+const StringMap = z._default(z.record(z.string(), text, { error: 'expected an object of strings' }), {});
 
 // Loose objects: Claude Code knows more keys (e.g. OAuth settings) that must not make a file unusable here.
 const StdioSchema = z.looseObject({
-  command: text.min(1, 'must not be empty'),
-  args: z.array(text, { error: 'expected an array of strings' }).default([]),
+  command: text.check(z.minLength(1, 'must not be empty')),
+  args: z._default(z.array(text, { error: 'expected an array of strings' }), []),
   env: StringMap,
 });
-const RemoteSchema = z.looseObject({ url: text.min(1, 'must not be empty'), headers: StringMap });
+const RemoteSchema = z.looseObject({ url: text.check(z.minLength(1, 'must not be empty')), headers: StringMap });
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 // Not z.record: it drops a key named `__proto__`, and a server must not vanish without a word.
 const FileSchema = z.looseObject(
-  { mcpServers: z.custom<Record<string, unknown>>(isObject, { error: 'expected an object of servers' }).default({}) },
+  { mcpServers: z._default(z.custom<Record<string, unknown>>(isObject, { error: 'expected an object of servers' }), {}) },
   { error: 'expected a JSON object' },
 );
 

@@ -3,7 +3,7 @@
  * blocks, everything else becomes a line of text saying what it was. Blocks are read leniently
  * (one unknown block type must not lose the rest of a result), so each is checked here.
  */
-import { z } from 'zod';
+import * as z from '../../schema.js';
 import type { ImageBlock, TextBlock } from '../../core/messages.js';
 import type { ToolOutcome } from '../../core/tools.js';
 import { capText } from '../output.js';
@@ -28,14 +28,14 @@ const Text = z.object({ type: z.literal('text'), text: z.string() });
 const Media = z.object({ type: z.enum(['image', 'audio']), data: z.string(), mimeType: z.string() });
 const Resource = z.object({
   type: z.literal('resource'),
-  resource: z.object({ uri: z.string(), mimeType: z.string().optional(), text: z.string().optional(), blob: z.string().optional() }),
+  resource: z.object({ uri: z.string(), mimeType: z.optional(z.string()), text: z.optional(z.string()), blob: z.optional(z.string()) }),
 });
 const Link = z.object({
   type: z.literal('resource_link'),
   uri: z.string(),
-  name: z.string().optional(),
-  description: z.string().optional(),
-  mimeType: z.string().optional(),
+  name: z.optional(z.string()),
+  description: z.optional(z.string()),
+  mimeType: z.optional(z.string()),
 });
 
 type Part = TextBlock | ImageBlock;

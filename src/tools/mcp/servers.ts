@@ -8,7 +8,7 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { z } from 'zod';
+import * as z from '../../schema.js';
 import { VERSION } from '../../version.js';
 import { toolEnvironment } from '../env.js';
 import type { ResolvedServer } from './config.js';
@@ -52,20 +52,25 @@ export const MAX_DESCRIPTION = 2048;
 const MAX_LIST_PAGES = 100;
 const HTTP_CLOSE_MS = 2000;
 
-const ListResult = z.looseObject({ tools: z.array(z.unknown()), nextCursor: z.string().optional().catch(undefined) });
+/** An optional field whose value of the wrong type reads as absent, rather than failing the whole object. */
+function lenient<T extends z.core.SomeType>(schema: T): z.ZodMiniCatch<z.ZodMiniOptional<T>> {
+  return z.catch(z.optional(schema), undefined);
+}
+
+const ListResult = z.looseObject({ tools: z.array(z.unknown()), nextCursor: lenient(z.string()) });
 const ToolEntry = z.looseObject({
-  name: z.string().min(1),
-  title: z.string().optional().catch(undefined),
-  description: z.string().optional().catch(undefined),
-  inputSchema: z.unknown().optional(),
-  annotations: z.looseObject({ title: z.string().optional(), readOnlyHint: z.boolean().optional() }).optional().catch(undefined),
-  execution: z.looseObject({ taskSupport: z.string().optional() }).optional().catch(undefined),
+  name: z.string().check(z.minLength(1)),
+  title: lenient(z.string()),
+  description: lenient(z.string()),
+  inputSchema: z.optional(z.unknown()),
+  annotations: lenient(z.looseObject({ title: z.optional(z.string()), readOnlyHint: z.optional(z.boolean()) })),
+  execution: lenient(z.looseObject({ taskSupport: z.optional(z.string()) })),
 });
 const CallResult = z.looseObject({
-  content: z.array(z.unknown()).optional().catch(undefined),
-  isError: z.boolean().optional().catch(undefined),
-  structuredContent: z.unknown().optional(),
-  toolResult: z.unknown().optional(),
+  content: lenient(z.array(z.unknown())),
+  isError: lenient(z.boolean()),
+  structuredContent: z.optional(z.unknown()),
+  toolResult: z.optional(z.unknown()),
 });
 
 /** The Messages API refuses these at the top of input_schema; the server still validates the input itself. */
