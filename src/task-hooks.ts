@@ -4,7 +4,7 @@ import type { StopCondition } from './agent/limits.js';
 import type { TranscriptWriter } from './agent/transcript.js';
 import { blocksOf, textOf, type Message } from './core/messages.js';
 import { outcomeText, type ToolSet } from './core/tools.js';
-import { anyHooks, createHooks, HOOK_REFUSED, withHooks, type HookRun, type HookSettings, type Hooks } from './tools/hooks/index.js';
+import { createHooks, HOOK_REFUSED, withHooks, type HookRun, type HookSettings, type Hooks } from './tools/hooks/index.js';
 import type { TaskEvents } from './task-events.js';
 
 export interface TaskHookOptions {
@@ -66,9 +66,8 @@ function withContext(messages: Message[], context: string): void {
   last.content = [...blocksOf(last), { type: 'text', text: `Context from the repository's hooks:\n${context}` }];
 }
 
-/** Null when the settings configure no hooks, so a run without hooks pays nothing for them. */
-export async function taskHooks(o: TaskHookOptions): Promise<TaskHooks | null> {
-  if (!anyHooks(o.settings)) return null;
+/** The hooks of settings that configure some (task-tools loads this module only then). */
+export async function taskHooks(o: TaskHookOptions): Promise<TaskHooks> {
   const wrap = await o.wrap;
   const hooks: Hooks = createHooks(o.settings, {
     cwd: o.cwd,

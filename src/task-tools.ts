@@ -44,6 +44,13 @@ function subagentTypes(o: TaskOptions, workspace: string): SubagentType[] {
   }));
 }
 
+/** The hooks' code (and its process handling) loads only for a run that configures some. */
+async function hooksFor(o: TaskOptions, cwd: string, env: Record<string, string>) {
+  if (!o.hooks || !anyHooks(o.hooks)) return null;
+  const { taskHooks } = await import('./task-hooks.js');
+  return taskHooks({ settings: o.hooks, cwd, env, wrap: o.wrap, transcript: o.transcript, events: o.events });
+}
+
 /** The rules, the hooks, and the tools they guard: built-in, subagents. */
 export async function taskTools(o: TaskOptions, c: TaskToolsContext) {
   const rules = await loadRules(o.rules ?? defaultRules(o.settings));
@@ -51,19 +58,7 @@ export async function taskTools(o: TaskOptions, c: TaskToolsContext) {
   const narrow = o.narrow ? await loadRules({ allow: [{ source: 'the command', rules: o.narrow }] }) : null;
   const env = toolEnvironment(o.env);
   const { workspace } = c;
-  // The hooks' code (and its process handling) loads only for a run that configures some.
-  const hooks = anyHooks(o.hooks)
-    ? await (
-        await import('./task-hooks.js')
-      ).taskHooks({
-        settings: o.hooks ?? {},
-        cwd: workspace.root,
-        env,
-        wrap: o.wrap,
-        transcript: o.transcript,
-        events: o.events,
-      })
-    : null;
+  const hooks = await hooksFor(o, workspace.root, env);
   // The whole stack, known once built: a subagent's calls go through the same rules, hooks and tracking.
   const late: { tools?: ToolSet } = {};
   const { settings } = o;
