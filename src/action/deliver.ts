@@ -20,6 +20,11 @@ export interface Delivery {
   pushed: boolean;
   /** What the reader should know: nothing changed, fork PR not pushed, workflow files held back, a failed push. */
   note?: string;
+  /**
+   * What the run made but could not deliver (a push, a pull request, a review), one entry each in
+   * words; any entry makes the conclusion `undelivered`.
+   */
+  undelivered?: string[];
   /** A review run's posted review. */
   review?: NonNullable<FinalReport['review']>;
 }
