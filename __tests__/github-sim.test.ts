@@ -546,3 +546,35 @@ describe('faults', () => {
     expect(sim.issues.get(1)?.comments.filter((c) => c.body === 'after the limit')).toHaveLength(1);
   });
 });
+
+describe('who a token is', () => {
+  const PAT = 'ghp_maintainer0123456789abcdefghijklmno';
+  const MALLORY = 'ghp_mallory0123456789abcdefghijklmnopq';
+  const as = (sim: GitHubSim, token: string) => new Octokit({ auth: token, baseUrl: sim.url, retry: { enabled: false } });
+
+  it('answers GET /user with 403 for an installation token and with the user for a personal token', async () => {
+    const sim = await start({ tokens: { [PAT]: human('octo-maintainer') } });
+    await expect(as(sim, TOKEN).rest.users.getAuthenticated()).rejects.toMatchObject({
+      status: 403,
+      message: expect.stringContaining('Resource not accessible by integration'),
+    });
+    const { data } = await as(sim, PAT).rest.users.getAuthenticated();
+    expect(data).toMatchObject({ login: 'octo-maintainer', type: 'User' });
+    await expect(as(sim, 'ghp_unknown').rest.users.getAuthenticated()).rejects.toMatchObject({ status: 401 });
+  });
+
+  it('credits each comment, review and reaction to the user of the token that wrote it', async () => {
+    const sim = await start({ tokens: { [MALLORY]: human('mallory') } });
+    const where = { owner: 'o', repo: 'r' };
+    await as(sim, MALLORY).rest.issues.createComment({ ...where, issue_number: 5, body: '<!-- agent-action --> mine' });
+    await as(sim, TOKEN).rest.issues.createComment({ ...where, issue_number: 5, body: 'the action' });
+    await as(sim, MALLORY).rest.pulls.createReview({ ...where, pull_number: 5, event: 'COMMENT', body: 'forged' });
+    await as(sim, MALLORY).rest.reactions.createForIssue({ ...where, issue_number: 5, content: 'eyes' });
+    const issue = sim.issues.get(5)!;
+    expect(issue.comments.map((c) => c.user.login)).toEqual(['mallory', 'github-actions[bot]']);
+    expect(issue.pull!.reviews!.at(-1)!.user.login).toBe('mallory');
+    expect(sim.reactions.at(-1)).toMatchObject({ target: 'issue:5', user: 'mallory' });
+    const listed = await as(sim, TOKEN).rest.issues.listComments({ ...where, issue_number: 5 });
+    expect(listed.data.map((c) => c.user?.login)).toEqual(['mallory', 'github-actions[bot]']);
+  });
+});

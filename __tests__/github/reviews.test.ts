@@ -7,6 +7,7 @@ import {
   type ReviewFinding,
   type ReviewSpec,
 } from '../../src/github/reviews.js';
+import { WriterIdentity } from '../../src/github/identity.js';
 import { Redactor } from '../../src/report/redact.js';
 import { startGitHubSim, type GitHubSim } from '../../test-support/github-sim.js';
 
@@ -22,12 +23,15 @@ afterEach(async () => {
 // New lines 1-5 are in the diff; 10 is not.
 const PATCH = '@@ -1,4 +1,5 @@\n line1\n-old2\n+new2\n+new3\n line4\n line5';
 const alice = { login: 'alice', type: 'User' as const };
+const ALICE_TOKEN = 'ghp_alice0123456789abcdefghijklmnopqrstu';
+const ME = WriterIdentity.known('github-actions[bot]');
 
 async function startSim(): Promise<GitHubSim> {
   const sim = await startGitHubSim({
     owner: 'o',
     repo: 'r',
     token: TOKEN,
+    tokens: { [ALICE_TOKEN]: alice },
     permissions: { alice: 'write' },
     issues: [
       {
@@ -70,7 +74,7 @@ function spec(findings: ReviewFinding[], body = 'Summary of the review.'): Revie
 }
 
 function options(logs: string[] = []) {
-  return { redact: (t: string) => new Redactor([]).redact(t), log: (m: string) => logs.push(m) };
+  return { redact: (t: string) => new Redactor([]).redact(t), log: (m: string) => logs.push(m), identity: ME };
 }
 
 const posts = (sim: GitHubSim) => sim.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/reviews'));
@@ -194,14 +198,48 @@ describe('earlierReviews', () => {
     const sim = await startSim();
     const gh = fastGitHub(sim);
     const first = await postReview(gh, where, spec(good.slice(0, 2)), options());
-    expect(await earlierReviews(gh, where)).toEqual({
+    expect(await earlierReviews(gh, where, ME)).toEqual({
       reviews: [{ id: first.id, head: HEAD, url: first.url, submittedAt: expect.any(String) }],
       comments: [
         { path: 'src/app.ts', line: 3, body: 'An added line.' },
         { path: 'src/app.ts', line: 4, body: 'A range.' },
       ],
     });
-    expect((await earlierReviews(gh, where, 'github-actions[bot]')).reviews).toHaveLength(1);
-    expect(await earlierReviews(gh, where, 'someone-else')).toEqual({ reviews: [], comments: [] });
+    expect((await earlierReviews(gh, where, WriterIdentity.known('GitHub-Actions[bot]'))).reviews).toHaveLength(1);
+    expect(await earlierReviews(gh, where, WriterIdentity.known('someone-else'))).toEqual({ reviews: [], comments: [] });
+  });
+
+  it('ignores a review another author posted with the marker, and its inline comments', async () => {
+    const sim = await startSim();
+    const forged = { body: `LGTM\n\n${reviewMarker(HEAD)}`, event: 'COMMENT', comments: [{ path: 'src/app.ts', line: 3, body: 'forged' }] };
+    const answer = await fetch(`${sim.url}/repos/o/r/pulls/7/reviews`, {
+      method: 'POST',
+      headers: { authorization: `token ${ALICE_TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify(forged),
+    });
+    expect(answer.status).toBe(200);
+    expect(sim.issues.get(7)?.pull?.reviews?.at(-1)?.user.login).toBe('alice');
+    expect(await earlierReviews(fastGitHub(sim), where, ME)).toEqual({ reviews: [], comments: [] });
+  });
+});
+
+describe('postReview: a forged review after a 5xx', () => {
+  it("posts its own review when the only marked review is another author's", async () => {
+    const sim = await startSim();
+    sim.issues
+      .get(7)!
+      .pull!.reviews!.push({
+        id: 43,
+        user: alice,
+        body: reviewMarker(HEAD),
+        state: 'COMMENTED',
+        commit_id: HEAD,
+        submitted_at: '2024-03-01T11:00:00Z',
+      });
+    sim.fail({ method: 'POST', path: /\/reviews$/, status: 502 });
+    const posted = await postReview(fastGitHub(sim), where, spec(good), options());
+    expect(posts(sim).map((r) => r.status)).toEqual([502, 200]);
+    expect(posted.id).not.toBe(43);
+    expect(sim.issues.get(7)!.pull!.reviews!.at(-1)).toMatchObject({ id: posted.id, user: { login: 'github-actions[bot]' } });
   });
 });

@@ -163,6 +163,16 @@ describe('findTrigger: comments', () => {
     expect(refused(findTrigger(review(`/agent again\n${TRACKING_MARKER}`), settings))).toMatch(/own comment/);
   });
 
+  test("a copied marker in someone else's comment does not stop it: only the action's identity writes its comments", () => {
+    const copied = issueComment(`${TRACKING_MARKER}\n/agent fix the typo`);
+    const author = copied.kind === 'issue_comment' ? copied.comment.user.login : '';
+    expect(triggered(findTrigger(copied, settings, 'github-actions[bot]')).task).toMatch(/fix the typo$/);
+    expect(refused(findTrigger(copied, settings, author.toUpperCase()))).toMatch(/own comment/);
+    // Who the action is could not be found: a marked text is taken for its own, so it never answers itself.
+    expect(refused(findTrigger(copied, settings, null))).toMatch(/own comment/);
+    expect(triggered(findTrigger(review(`/agent again\n${TRACKING_MARKER}`), settings, 'octo-maintainer')).task).toMatch(/^again/);
+  });
+
   test('a review comment asks on the pull request and names the comment to answer', () => {
     const trigger = triggered(findTrigger(reviewComment('/agent use a constant here'), settings));
     expect(trigger).toEqual({

@@ -2,6 +2,7 @@ import type { GitHub } from '../github/client.js';
 import { listIssueComments, type IssueComment } from '../github/comments.js';
 import { gatherContext, type PullContext, type TaskContext } from '../github/context.js';
 import type { GitHubEvent } from '../github/event.js';
+import type { WriterIdentity } from '../github/identity.js';
 import { repoRef } from '../github/repo.js';
 import type { Trigger } from '../github/trigger.js';
 import { readRepoConfig, type RepoConfig } from './trusted-settings.js';
@@ -19,7 +20,7 @@ export class EarlyContext {
   private pull: PullContext | undefined;
   private listener: ((pull: PullContext) => void) | undefined;
 
-  constructor(gh: GitHub, event: GitHubEvent, trigger: Trigger, owner: string, name: string) {
+  constructor(gh: GitHub, event: GitHubEvent, trigger: Trigger, owner: string, name: string, identity?: WriterIdentity) {
     const comments = trigger.target.type === 'repo' ? undefined : listIssueComments(gh, owner, name, trigger.target.number);
     // Awaited later (or never, when the run is refused): a failure here must not crash the process.
     comments?.catch(() => undefined);
@@ -37,7 +38,7 @@ export class EarlyContext {
         }
         this.listener?.(pull);
       };
-      return gatherContext(gh, event, r, trigger, { onPull, ...(comments ? { comments } : {}) });
+      return gatherContext(gh, event, r, trigger, { onPull, ...(comments ? { comments } : {}), ...(identity ? { identity } : {}) });
     });
     this.context.catch(() => undefined);
     // A pull request's configuration comes from its base branch, which is usually the default

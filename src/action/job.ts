@@ -1,6 +1,7 @@
 import type { Model } from '../core/index.js';
 import type { GitHub } from '../github/client.js';
 import type { GitHubEvent } from '../github/event.js';
+import type { WriterIdentity } from '../github/identity.js';
 import type { Trigger } from '../github/trigger.js';
 import type { Redactor } from '../report/redact.js';
 import type { Sandbox } from '../sandbox/index.js';
@@ -37,6 +38,8 @@ export interface JobInput {
   event: GitHubEvent;
   trigger: Trigger;
   gh: GitHub;
+  /** Who the action writes as: only that author's comments and reviews are its own. */
+  identity: WriterIdentity;
   io: ActionIo;
   redactor: Redactor;
   signal: AbortSignal;
@@ -57,8 +60,8 @@ export class Job {
   constructor(private readonly j: JobInput) {
     [this.owner, this.name] = j.runner.GITHUB_REPOSITORY.split('/') as [string, string];
     this.link = runUrl(j.runner);
-    const { gh, event, trigger, io, redactor, runner, startedAt, early } = j;
-    const where = { gh, owner: this.owner, name: this.name };
+    const { gh, event, trigger, io, redactor, runner, startedAt, early, identity } = j;
+    const where = { gh, owner: this.owner, name: this.name, identity };
     this.tracking = new Tracking({
       ...where,
       event,

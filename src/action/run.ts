@@ -3,7 +3,8 @@ import { createGitHub, type GitHub } from '../github/client.js';
 import { parseEvent, type GitHubEvent } from '../github/event.js';
 import { authorize, type Authorization } from '../github/permissions.js';
 import { findRunTrigger } from '../github/review-trigger.js';
-import type { Trigger } from '../github/trigger.js';
+import { markedBy, type Trigger } from '../github/trigger.js';
+import { WriterIdentity } from '../github/identity.js';
 import type { Model } from '../core/model.js';
 import { Redactor } from '../report/redact.js';
 import { EarlyContext } from './early-context.js';
@@ -69,7 +70,12 @@ export async function runAction(deps: ActionDeps): Promise<ActionOutcome> {
   for (const secret of secrets) io.setSecret(secret);
   const runner = readRunnerEnv(env);
   const event = readEvent(runner);
-  const decision = findRunTrigger(event, settings);
+  const gh = githubFor(deps, redactor)(settings.githubToken, runner.GITHUB_API_URL);
+  // Who the action writes as, found once (no request for GITHUB_TOKEN), while the permission is checked.
+  const identity = WriterIdentity.ofToken(gh, settings.githubToken, (m) => io.warning(redactor.redact(m)));
+  // Only a text carrying the marker waits for it: the action's own comments are never answered.
+  const writer = markedBy(event) === null ? undefined : await identity.login();
+  const decision = findRunTrigger(event, settings, writer);
   if (!decision.run) {
     io.info(`agent-action: ${decision.reason}; nothing to do`);
     setOutputs(io, redactor, { conclusion: 'skipped', result: decision.reason });
@@ -77,8 +83,7 @@ export async function runAction(deps: ActionDeps): Promise<ActionOutcome> {
   }
   const trigger = decision.trigger;
   const [owner, name] = runner.GITHUB_REPOSITORY.split('/') as [string, string];
-  const gh = githubFor(deps, redactor)(settings.githubToken, runner.GITHUB_API_URL);
-  const early = new EarlyContext(gh, event, trigger, owner, name);
+  const early = new EarlyContext(gh, event, trigger, owner, name, identity);
   // The workspace's remote and the thread's earlier conversation are reads of the repository too:
   // they start now, so that their git processes run while GitHub answers.
   const git = openGit(runner.GITHUB_WORKSPACE, settings.githubToken, runner.GITHUB_SERVER_URL);
@@ -108,6 +113,7 @@ export async function runAction(deps: ActionDeps): Promise<ActionOutcome> {
     event,
     trigger,
     gh,
+    identity,
     io,
     redactor,
     signal: deps.signal,

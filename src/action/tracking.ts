@@ -2,6 +2,7 @@ import type { Todo } from '../core/todo.js';
 import type { GitHub } from '../github/client.js';
 import { commentPlace, runMarker, TrackingComment, type IssueComment } from '../github/comments.js';
 import type { GitHubEvent } from '../github/event.js';
+import type { WriterIdentity } from '../github/identity.js';
 import { react } from '../github/reactions.js';
 import type { Trigger } from '../github/trigger.js';
 import { COMMENT_LIMIT, finalComment, progressComment, type FinalReport } from '../report/comment.js';
@@ -12,6 +13,8 @@ import type { ActionIo } from './io.js';
 
 export interface TrackingInput {
   gh: GitHub;
+  /** Who the action writes as: a re-run takes up only a marked comment that identity wrote. */
+  identity: WriterIdentity;
   owner: string;
   name: string;
   event: GitHubEvent;
@@ -51,9 +54,17 @@ export class Tracking {
 
   /** Starts the comment, then the reaction: writes go out one at a time, and the comment matters more. */
   start(): void {
-    const { gh, owner, name, event, trigger, io, redactor, comments } = this.t;
+    const { gh, identity, owner, name, event, trigger, io, redactor, comments } = this.t;
     const place = commentPlace(event, trigger);
-    const deps = { gh, owner, repo: name, redact: (t: string) => redactor.redact(t), log: io.warning, ...(comments ? { comments } : {}) };
+    const deps = {
+      gh,
+      identity,
+      owner,
+      repo: name,
+      redact: (t: string) => redactor.redact(t),
+      log: io.warning,
+      ...(comments ? { comments } : {}),
+    };
     this.ready = place ? TrackingComment.start(deps, place, this.marker, this.progressBody('Reading the request')) : Promise.resolve(null);
     this.ready.then((c) => (this.comment = c)).catch(() => undefined);
     this.reaction = this.ready

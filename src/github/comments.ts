@@ -1,4 +1,5 @@
 import type { GitHub } from './client.js';
+import { sameLogin, type WriterIdentity } from './identity.js';
 import { statusOf } from './status.js';
 import type { GitHubEvent } from './event.js';
 import type { Trigger } from './trigger.js';
@@ -29,6 +30,8 @@ export interface CommentDeps {
   gh: GitHub;
   owner: string;
   repo: string;
+  /** Who the action writes as: only that author's comments are its own, to find again and edit. */
+  identity: WriterIdentity;
   /** The thread's comments when they are being read already (for the context): one listing serves both. */
   comments?: Promise<IssueComment[]>;
   /** Applied to every body before it leaves the process. */
@@ -47,16 +50,19 @@ interface Found {
   url: string;
 }
 
+type Written = { body?: string | null; user?: { login: string } | null; id: number; html_url: string };
+
+/** The first comment carrying the marker that the action's identity wrote: anyone can type a marker. */
+async function ownByMarker(d: CommentDeps, all: readonly Written[], marker: string): Promise<Found | null> {
+  const login = await d.identity.login();
+  const hit = all.find((c) => (c.body ?? '').includes(marker) && sameLogin(c.user?.login, login));
+  return hit ? { id: hit.id, url: hit.html_url } : null;
+}
+
 async function findByMarker(d: CommentDeps, place: CommentPlace, marker: string, listed?: Promise<IssueComment[]>): Promise<Found | null> {
   const where = { owner: d.owner, repo: d.repo, per_page: 100 };
-  if (place.kind === 'issue') {
-    const all = await (listed ?? listIssueComments(d.gh, d.owner, d.repo, place.number));
-    const hit = all.find((c) => (c.body ?? '').includes(marker));
-    return hit ? { id: hit.id, url: hit.html_url } : null;
-  }
-  const all = await d.gh.paginate(d.gh.rest.pulls.listReviewComments, { ...where, pull_number: place.pullNumber });
-  const hit = all.find((c) => c.body.includes(marker));
-  return hit ? { id: hit.id, url: hit.html_url } : null;
+  if (place.kind === 'issue') return ownByMarker(d, await (listed ?? listIssueComments(d.gh, d.owner, d.repo, place.number)), marker);
+  return ownByMarker(d, await d.gh.paginate(d.gh.rest.pulls.listReviewComments, { ...where, pull_number: place.pullNumber }), marker);
 }
 
 async function create(d: CommentDeps, place: CommentPlace, body: string): Promise<Found> {

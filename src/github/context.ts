@@ -3,6 +3,7 @@ import type { GitHub } from './client.js';
 import { statusOf } from './status.js';
 import { listIssueComments, type IssueComment } from './comments.js';
 import { TRACKING_MARKER } from './marker.js';
+import { sameLogin, type WriterIdentity } from './identity.js';
 import { isFork } from './repo.js';
 import type { Trigger } from './trigger.js';
 
@@ -66,15 +67,17 @@ interface Where {
 /**
  * Comments of the thread up to the trigger. Comments created or edited after it are left out:
  * text added while the run starts could steer it, and nobody who asked has seen it. So are the
- * action's own comments.
+ * action's own comments (its progress reports): those with its marker that its identity wrote.
+ * A person's comment carrying a copied marker stays: it is part of the conversation the requester
+ * saw, and a marker must not let anyone take a comment out of the context unseen.
  */
-async function threadComments(listed: Promise<IssueComment[]>, trigger: Trigger): Promise<ThreadComment[]> {
-  const all = await listed;
+async function threadComments(listed: Promise<IssueComment[]>, trigger: Trigger, identity?: WriterIdentity): Promise<ThreadComment[]> {
+  const [all, login] = await Promise.all([listed, identity?.login() ?? null]);
   const cutoff = trigger.triggerTime ? Date.parse(trigger.triggerTime) : Infinity;
   return all
     .filter((c) => c.id !== trigger.commentId)
     .filter((c) => Date.parse(c.created_at) <= cutoff && Date.parse(c.updated_at) <= cutoff)
-    .filter((c) => !(c.body ?? '').includes(TRACKING_MARKER))
+    .filter((c) => !((c.body ?? '').includes(TRACKING_MARKER) && sameLogin(c.user?.login, login)))
     .map((c) => ({ author: c.user?.login ?? 'ghost', body: c.body ?? '', createdAt: c.created_at }));
 }
 
@@ -169,6 +172,8 @@ export interface GatherOptions {
   onPull?: (pull: PullContext) => void;
   /** The thread's comments, when the caller lists them already. */
   comments?: Promise<IssueComment[]>;
+  /** Who the action writes as, to leave its own comments out; without it every comment stays. */
+  identity?: WriterIdentity;
 }
 
 export async function gatherContext(
@@ -202,7 +207,7 @@ export async function gatherContext(
   later?.catch(() => {});
   const [issue, comments, pull] = await Promise.all([
     gh.rest.issues.get({ ...where, issue_number: number }).then((r) => r.data),
-    threadComments(options.comments ?? listIssueComments(gh, repo.owner, repo.name, number), trigger),
+    threadComments(options.comments ?? listIssueComments(gh, repo.owner, repo.name, number), trigger, options.identity),
     head
       ? pullContext(gh, where, number, head, limits).then((p) => {
           onPull?.(p);

@@ -16,12 +16,13 @@ const REVIEW_REQUEST = /^review(?:$|[\s:,]+)([\s\S]*)$/i;
 /**
  * Whether the event asks for a run and of which kind: in `mode: review` a pull request event is a
  * review request by itself; on a pull request, a phrase followed by `review` asks for one too.
+ * `writer` is who the action writes as (see findTrigger).
  */
-export function findRunTrigger(event: GitHubEvent, settings: ReviewTriggerSettings): TriggerDecision {
+export function findRunTrigger(event: GitHubEvent, settings: ReviewTriggerSettings, writer?: string | null): TriggerDecision {
   if (event.kind === 'pull_request' && settings.mode === 'review' && settings.prompt.trim() === '') {
     return pullRequestReview(event, settings);
   }
-  const decision = findTrigger(event, settings);
+  const decision = findTrigger(event, settings, writer);
   if (!decision.run || decision.trigger.target.type !== 'pull' || decision.trigger.source === 'prompt') return decision;
   const asked = REVIEW_REQUEST.exec(decision.trigger.task);
   if (!asked) return decision;

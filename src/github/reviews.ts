@@ -1,4 +1,5 @@
 import type { GitHub } from './client.js';
+import { sameLogin, type WriterIdentity } from './identity.js';
 import { statusOf } from './status.js';
 
 /** One inline comment the review wants to make; `startLine` opens a multi-line range on the same side. */
@@ -32,6 +33,8 @@ export interface ReviewOptions {
   /** Applied to every body (the review's and each comment's) before it leaves the process. */
   redact: (text: string) => string;
   log: (message: string) => void;
+  /** Who the action writes as: after a 5xx only that author's review with the marker is taken as made. */
+  identity: WriterIdentity;
 }
 
 export interface EarlierReviews {
@@ -108,8 +111,11 @@ function inlineComment(f: ReviewFinding, redact: (t: string) => string) {
 
 async function findByMarker(c: Ctx): Promise<{ id: number; url: string } | null> {
   const { owner, repo, pullNumber } = c.where;
-  const all = await c.gh.paginate(c.gh.rest.pulls.listReviews, { owner, repo, pull_number: pullNumber, per_page: 100 });
-  const hit = all.findLast((r) => (r.body ?? '').includes(c.marker));
+  const [all, login] = await Promise.all([
+    c.gh.paginate(c.gh.rest.pulls.listReviews, { owner, repo, pull_number: pullNumber, per_page: 100 }),
+    c.o.identity.login(),
+  ]);
+  const hit = all.findLast((r) => (r.body ?? '').includes(c.marker) && sameLogin(r.user?.login, login));
   return hit ? { id: hit.id, url: hit.html_url } : null;
 }
 
@@ -186,16 +192,18 @@ export async function postReview(gh: GitHub, where: ReviewPlace, review: ReviewS
 }
 
 /**
- * The action's earlier reviews on the pull request (those carrying its marker; by `botLogin` only,
- * when given) and their inline comments, so a re-review can look at what is new and not repeat itself.
+ * The action's earlier reviews on the pull request (those carrying its marker that its identity
+ * wrote: a review anyone else posts with a marker is not the action's, and must not make a
+ * re-review skip what it claims was reviewed) and their inline comments, so a re-review can look
+ * at what is new and not repeat itself.
  */
-export async function earlierReviews(gh: GitHub, where: ReviewPlace, botLogin?: string): Promise<EarlierReviews> {
+export async function earlierReviews(gh: GitHub, where: ReviewPlace, identity: WriterIdentity): Promise<EarlierReviews> {
   const params = { owner: where.owner, repo: where.repo, pull_number: where.pullNumber, per_page: 100 };
-  const listed = await gh.paginate(gh.rest.pulls.listReviews, params);
+  const [listed, login] = await Promise.all([gh.paginate(gh.rest.pulls.listReviews, params), identity.login()]);
   const reviews: EarlierReviews['reviews'] = [];
   for (const r of listed) {
     const head = parseReviewMarker(r.body ?? '');
-    if (head === null || (botLogin !== undefined && r.user?.login !== botLogin)) continue;
+    if (head === null || !sameLogin(r.user?.login, login)) continue;
     reviews.push({ id: r.id, head, url: r.html_url, submittedAt: r.submitted_at ?? null });
   }
   if (reviews.length === 0) return { reviews, comments: [] };
@@ -205,7 +213,8 @@ export async function earlierReviews(gh: GitHub, where: ReviewPlace, botLogin?: 
   for (const rc of all) {
     // An outdated comment has lost its line on the current diff; where it was written still identifies it.
     const line = rc.line ?? rc.original_line;
-    if (rc.pull_request_review_id !== null && ids.has(rc.pull_request_review_id) && line !== undefined) {
+    const own = sameLogin(rc.user?.login, login);
+    if (own && rc.pull_request_review_id !== null && ids.has(rc.pull_request_review_id) && line !== undefined) {
       comments.push({ path: rc.path, line, body: rc.body });
     }
   }

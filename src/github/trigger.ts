@@ -1,5 +1,6 @@
 import { findPhrase } from '../untrusted/prose.js';
 import type { Actor, GitHubEvent, IssueRef } from './event.js';
+import { sameLogin } from './identity.js';
 import { TRACKING_MARKER } from './marker.js';
 
 /**
@@ -40,9 +41,16 @@ export type TriggerDecision = { run: true; trigger: Trigger } | { run: false; re
 
 type EventOf<K extends GitHubEvent['kind']> = Extract<GitHubEvent, { kind: K }>;
 
-export function findTrigger(event: GitHubEvent, settings: TriggerSettings): TriggerDecision {
-  if (ownText(event).includes(TRACKING_MARKER)) {
-    return skip("the text carries the action's tracking marker: it is the action's own comment");
+/**
+ * `writer` is who the action writes as (see identity.ts): a text carrying the action's marker is
+ * the action's own, and never answered, when that identity wrote it, or when the identity is not
+ * known (undefined or null: then a marked text is skipped, so that the action never answers
+ * itself). Someone else's text with a copied marker is read like any other.
+ */
+export function findTrigger(event: GitHubEvent, settings: TriggerSettings, writer?: string | null): TriggerDecision {
+  const marked = markedBy(event);
+  if (marked !== null && (writer === undefined || writer === null || sameLogin(marked, writer))) {
+    return skip(`the text carries the action's tracking marker and ${marked} wrote it: it is the action's own comment`);
   }
   const prompt = settings.prompt.trim();
   if (prompt !== '') return run(promptTrigger(event, prompt));
@@ -73,19 +81,25 @@ function skip(reason: string): TriggerDecision {
   return { run: false, reason };
 }
 
-/** The text the event is about, when the action could have written it itself. */
-function ownText(event: GitHubEvent): string {
+/** The text the event is about and its author, when the action could have written it itself. */
+function ownText(event: GitHubEvent): { text: string; author: string } | null {
   switch (event.kind) {
     case 'issue_comment':
     case 'pull_request_review_comment':
-      return event.comment.body;
+      return { text: event.comment.body, author: event.comment.user.login };
     case 'pull_request_review':
-      return event.review.body;
+      return { text: event.review.body, author: event.review.user.login };
     case 'issues':
-      return event.action === 'opened' ? event.issue.body : '';
+      return event.action === 'opened' ? { text: event.issue.body, author: event.issue.user.login } : null;
     default:
-      return '';
+      return null;
   }
+}
+
+/** Who wrote the event's text, when it carries the action's tracking marker; null otherwise. */
+export function markedBy(event: GitHubEvent): string | null {
+  const own = ownText(event);
+  return own !== null && own.text.includes(TRACKING_MARKER) ? own.author : null;
 }
 
 function targetOf(event: GitHubEvent): Target {

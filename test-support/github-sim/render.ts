@@ -278,7 +278,7 @@ export function reactionJson(s: SimState, r: SimReaction): JsonObject {
   return {
     id: meta.id,
     node_id: Buffer.from(`08:Reaction${meta.id}`).toString('base64'),
-    user: userJson(s, s.appUser),
+    user: userJson(s, { login: r.user }),
     content: r.content,
     created_at: meta.created_at,
   };

@@ -1,5 +1,6 @@
 /** The simulator's reply model and GitHub's error envelope, pagination and request-field conventions. */
 import type { SimState } from './state.js';
+import type { SimUser } from './types.js';
 
 export interface Reply {
   status: number;
@@ -18,6 +19,8 @@ export interface Ctx {
   accept: string;
   /** Path without query, as requested (for pagination links). */
   fullPath: string;
+  /** Whom the request's token authenticates as: what it writes is that user's. */
+  user: SimUser;
 }
 
 export type Handler = (s: SimState, ctx: Ctx, m: RegExpMatchArray) => Reply;

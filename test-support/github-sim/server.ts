@@ -2,11 +2,12 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { errorBody, errorReply, STATUS_MESSAGES, type Reply } from './reply.js';
+import { API_DOCS, errorBody, errorReply, STATUS_MESSAGES, type Reply } from './reply.js';
+import { userJson } from './render.js';
 import { requestSchemaErrors } from './openapi.js';
 import { logDownload, route } from './routes/index.js';
 import { SimState } from './state.js';
-import type { GitHubSim, GitHubSimOptions, SimFault } from './types.js';
+import type { GitHubSim, GitHubSimOptions, SimFault, SimUser } from './types.js';
 
 interface ParsedRequest {
   method: string;
@@ -48,18 +49,34 @@ async function parseRequest(req: IncomingMessage): Promise<ParsedRequest> {
   return { method, pathname, query, body, badJson, at };
 }
 
-function authorized(s: SimState, header: string | undefined): boolean {
+/** Whom the request's token authenticates as; undefined for a missing or unknown token. */
+function authenticated(s: SimState, header: string | undefined): SimUser | undefined {
   const m = /^(?:token|bearer)\s+(\S+)\s*$/i.exec(header ?? '');
-  return m !== null && m[1] === s.opts.token;
+  if (m === null) return undefined;
+  if (m[1] === s.opts.token) return s.appUser;
+  return s.opts.tokens?.[m[1]!];
+}
+
+/**
+ * `GET /user`: the user of a personal token; an installation token (GITHUB_TOKEN, an App's) is
+ * no user, and GitHub answers it 403.
+ */
+function authenticatedUser(s: SimState, user: SimUser): Reply {
+  if ((user.type ?? (user.login.endsWith('[bot]') ? 'Bot' : 'User')) === 'Bot') {
+    return errorReply(403, 'Resource not accessible by integration', `${API_DOCS}/users/users#get-the-authenticated-user`);
+  }
+  return { status: 200, json: userJson(s, user) };
 }
 
 function realReply(s: SimState, req: IncomingMessage, p: ParsedRequest): Reply {
   const logMatch = /^\/_logs\/(\d+)$/.exec(p.pathname);
   if (logMatch && p.method === 'GET') return logDownload(s, Number(logMatch[1]));
-  if (!authorized(s, req.headers.authorization)) return errorReply(401, 'Bad credentials');
+  const user = authenticated(s, req.headers.authorization);
+  if (!user) return errorReply(401, 'Bad credentials');
   if (p.badJson) return errorReply(400, 'Problems parsing JSON');
+  if (p.pathname === '/user' && p.method === 'GET') return authenticatedUser(s, user);
   const accept = req.headers.accept ?? '';
-  return route(s, { method: p.method, query: p.query, body: p.body, accept, fullPath: p.pathname }, p.pathname);
+  return route(s, { method: p.method, query: p.query, body: p.body, accept, fullPath: p.pathname, user }, p.pathname);
 }
 
 function answer(s: SimState, req: IncomingMessage, p: ParsedRequest): Reply {

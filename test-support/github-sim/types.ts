@@ -134,8 +134,15 @@ export interface GitHubSimOptions {
   /** Contents API data: ref (branch, tag or sha) -> path -> text. */
   files?: Record<string, Record<string, string>>;
   checkRuns?: SimCheckRun[];
-  /** Login that comments, reactions and pull requests are created as. Default `github-actions[bot]` (a Bot). */
+  /**
+   * Login that `token` authenticates as: comments, reviews, reactions and pull requests made with
+   * it are that user's. Default `github-actions[bot]` (a Bot). A login ending in `[bot]` makes
+   * `token` an installation token (`GET /user` answers 403, as GitHub does for `GITHUB_TOKEN`);
+   * any other login makes it a personal token (`GET /user` answers that user).
+   */
   appLogin?: string;
+  /** More tokens and whom each authenticates as (a pull request author's, say), by token. */
+  tokens?: Record<string, SimUser>;
 }
 
 export interface SimRequest {

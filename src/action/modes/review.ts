@@ -1,4 +1,5 @@
 import type { GitHub } from '../../github/client.js';
+import type { WriterIdentity } from '../../github/identity.js';
 import type { PullContext } from '../../github/context.js';
 import { listPullFiles, readRepoFile } from '../../github/repo.js';
 import { earlierReviews, postReview } from '../../github/reviews.js';
@@ -17,6 +18,8 @@ export interface ReviewInput {
   settings: ActionSettings;
   trigger: Trigger;
   gh: GitHub;
+  /** Who the action writes as: only its own earlier reviews count (see earlierReviews). */
+  identity: WriterIdentity;
   owner: string;
   name: string;
   io: ActionIo;
@@ -44,7 +47,7 @@ async function prepare(o: ReviewInput, pull: PullContext, work: Work): Promise<P
   const where = { owner: o.owner, repo: o.name };
   const [files, earlier, instructions, head] = await Promise.all([
     listPullFiles(o.gh, where, pull.number),
-    earlierReviews(o.gh, { ...where, pullNumber: pull.number }),
+    earlierReviews(o.gh, { ...where, pullNumber: pull.number }, o.identity),
     readRepoFile(o.gh, where, REVIEW_COMMAND, pull.baseRef),
     work.git.repo.headSha(),
   ]);
@@ -92,7 +95,7 @@ export function reviewMode(o: ReviewInput): Mode {
       const review = { commitId: s.head, body: reviewBody(result.result, s.findings), event, findings: s.findings.list() } as const;
       const redact = (t: string) => o.redactor.redact(t);
       try {
-        const posted = await postReview(o.gh, where, review, { redact, log: (m: string) => o.io.warning(redact(m)) });
+        const posted = await postReview(o.gh, where, review, { redact, log: (m: string) => o.io.warning(redact(m)), identity: o.identity });
         const bySeverity = s.findings.bySeverity();
         return { ...nothing, review: { url: posted.url, comments: posted.posted.length, folded: posted.folded.length, bySeverity } };
       } catch (error) {

@@ -37,7 +37,7 @@ export const issueRoutes: Route[] = [
       const body = bodyText(ctx, 'IssueComment', docs, true);
       if (typeof body !== 'string') return body;
       const now = isoNow();
-      const comment: SimComment = { id: s.nextCommentId++, body, user: { ...s.appUser }, created_at: now, updated_at: now };
+      const comment: SimComment = { id: s.nextCommentId++, body, user: { ...ctx.user }, created_at: now, updated_at: now };
       issue.comments.push(comment);
       return {
         status: 201,

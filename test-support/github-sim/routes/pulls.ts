@@ -86,7 +86,7 @@ function createPull(s: SimState, ctx: Ctx): Reply {
   const number = Math.max(0, ...s.issues.keys()) + 1;
   const headSha = fakeSha(`head:${headRepoFullName}:${headRef}`);
   const pull: SimPull = { headRef, headSha, headRepoFullName, baseRef: base, draft: draft === true, files: [], reviewComments: [] };
-  const user = { ...s.appUser };
+  const user = { ...ctx.user };
   const issue: SimIssue = { number, title, body: body === '' ? null : body, user, state: 'open', labels: [], comments: [], pull };
   s.issues.set(number, issue);
   const created: SimCreatedPull = { number, title, body, head, base, draft: draft === true, html_url: `${s.repoHtml}/pull/${number}` };
@@ -121,7 +121,7 @@ function replyToReviewComment(s: SimState, ctx: Ctx, number: number, parentId: n
   const reply: SimReviewComment = {
     id: s.nextCommentId++,
     body,
-    user: { ...s.appUser },
+    user: { ...ctx.user },
     path: parent.path,
     line: parent.line,
     diff_hunk: parent.diff_hunk,

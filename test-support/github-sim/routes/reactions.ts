@@ -1,4 +1,4 @@
-/** Reactions on issues, issue comments and review comments, all created as the app user. */
+/** Reactions on issues, issue comments and review comments, each created as the token's user. */
 import { reactionJson } from '../render.js';
 import { API_DOCS, field, notFound, num, validationFailed, type Ctx, type Reply, type Route } from '../reply.js';
 import { isoNow, type SimState } from '../state.js';
@@ -11,10 +11,10 @@ function react(s: SimState, target: string, ctx: Ctx, docs: string): Reply {
   if (typeof content !== 'string' || !REACTIONS.has(content)) {
     return validationFailed('Reaction', 'content', 'invalid', undefined, docs);
   }
-  const existing = s.reactions.find((r) => r.target === target && r.content === content && r.user === s.appUser.login);
+  const existing = s.reactions.find((r) => r.target === target && r.content === content && r.user === ctx.user.login);
   // GitHub answers 200 with the existing reaction instead of creating a duplicate.
   if (existing) return { status: 200, json: reactionJson(s, existing) };
-  const created: SimReaction = { target, content, user: s.appUser.login };
+  const created: SimReaction = { target, content, user: ctx.user.login };
   s.reactions.push(created);
   s.reactionMeta.set(created, { id: s.nextReactionId++, created_at: isoNow() });
   return { status: 201, json: reactionJson(s, created) };

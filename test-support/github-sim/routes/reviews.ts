@@ -153,12 +153,12 @@ interface NewReview {
 }
 
 /** Refusals that concern the review as a whole, before any of its comments is looked at. */
-function reviewRefusal(s: SimState, issue: SimIssue, pull: SimPull, event: unknown, commitId: unknown): string | null {
+function reviewRefusal(ctx: Ctx, issue: SimIssue, pull: SimPull, event: unknown, commitId: unknown): string | null {
   if (event !== undefined && (typeof event !== 'string' || !(event in STATES))) return REVIEW_ERRORS.event;
-  const own = issue.user.login === s.appUser.login;
+  const own = issue.user.login === ctx.user.login;
   if (own && event === 'APPROVE') return REVIEW_ERRORS.ownApprove;
   if (own && event === 'REQUEST_CHANGES') return REVIEW_ERRORS.ownRequestChanges;
-  const pendingAlready = (pull.reviews ?? []).some((r) => r.state === 'PENDING' && r.user.login === s.appUser.login);
+  const pendingAlready = (pull.reviews ?? []).some((r) => r.state === 'PENDING' && r.user.login === ctx.user.login);
   if (event === undefined && pendingAlready) return REVIEW_ERRORS.pending;
   if (commitId !== undefined && commitId !== pull.headSha) return REVIEW_ERRORS.commit;
   return null;
@@ -167,7 +167,7 @@ function reviewRefusal(s: SimState, issue: SimIssue, pull: SimPull, event: unkno
 function newReview(s: SimState, ctx: Ctx, issue: SimIssue, pull: SimPull): NewReview | Reply {
   const event = field(ctx.body, 'event');
   const commitId = field(ctx.body, 'commit_id');
-  const refusal = reviewRefusal(s, issue, pull, event, commitId);
+  const refusal = reviewRefusal(ctx, issue, pull, event, commitId);
   if (refusal) return unprocessable([refusal]);
   const body = bodyText(ctx, 'PullRequestReview', `${DOCS}#create-a-review-for-a-pull-request`, false);
   if (typeof body !== 'string') return body;
@@ -189,7 +189,7 @@ function storedComment(s: SimState, review: SimReview, p: Placed, now: string): 
   return {
     id: s.nextCommentId++,
     body: p.body,
-    user: { ...s.appUser },
+    user: { ...review.user },
     path: p.path,
     line: p.line,
     diff_hunk: p.diffHunk,
@@ -216,7 +216,7 @@ function createReview(s: SimState, ctx: Ctx, number: number): Reply {
   const now = isoNow();
   const review: SimReview = {
     id: s.nextReviewId++,
-    user: { ...s.appUser },
+    user: { ...ctx.user },
     body: fields.body,
     state: fields.state,
     commit_id: fields.commitId,
