@@ -5,6 +5,9 @@ import { parseRuleList } from './tools/permissions/rules.js';
 /** The model used when none is configured. */
 export const DEFAULT_MODEL = 'claude-sonnet-5-5';
 
+/** `allowed-tools` / `--allowed-tools` when left out: every built-in tool, bare (see config/rules.ts for what narrows it). */
+export const DEFAULT_ALLOWED_TOOLS: readonly string[] = [...BUILTIN_TOOL_NAMES, 'Task', 'Skill'];
+
 /**
  * Tool rules in Claude Code's syntax (`Read`, `Bash(npm test:*)`, `Edit(src/**)`), separated by
  * commas or newlines; a rule that does not parse is a configuration error naming it.
@@ -73,9 +76,7 @@ export const LoopSettingsSchema = z.object({
   timeoutMinutes: z._default(z.coerce.number().check(z.positive()), 30),
   /** Tools offered to the model. */
   allowedTools: z._default(z.pipe(ToolRulesSchema, z.array(z.string()).check(z.minLength(1, 'name at least one tool'))), [
-    ...BUILTIN_TOOL_NAMES,
-    'Task',
-    'Skill',
+    ...DEFAULT_ALLOWED_TOOLS,
   ]),
   /** Tool rules that refuse calls; they win over every allow rule. */
   disallowedTools: z._default(ToolRulesSchema, []),

@@ -47,18 +47,16 @@ export function jobModel(settings: ActionSettings, env: NodeJS.ProcessEnv, apiKe
   return createModel(providerFrom(settings.provider, env), providerOptions(settings, env, apiKey, model));
 }
 
-/** The inputs' rules, the trusted settings' rules, and the mode's own tools (ReviewComment for a review). */
+/** The inputs' rules, the trusted settings' rules, the mode's own tools (ReviewComment for a review) and mcp-config's servers. */
 function runRules(settings: ActionSettings, trusted: TrustedSettings, mode: Mode, mcpAllow: string[]): RuleLists {
   const inputs = {
     allow: { source: 'allowed-tools', rules: settings.allowedTools },
     deny: { source: 'disallowed-tools', rules: settings.disallowedTools },
   };
-  const lists = ruleLists(inputs, trusted);
-  const more = [
-    { source: `${mode.name} mode`, rules: mode.allow ?? [] },
-    { source: 'mcp-config', rules: mcpAllow },
-  ];
-  return { ...lists, allow: [...(lists.allow ?? []), ...more] };
+  return ruleLists(inputs, trusted, {
+    mode: { source: `${mode.name} mode`, rules: mode.allow ?? [] },
+    mcp: { source: 'mcp-config', rules: mcpAllow },
+  });
 }
 
 /** What the job hands the loop: the prompt after any earlier conversation of the thread, and the run's parts. */

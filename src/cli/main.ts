@@ -93,15 +93,14 @@ function cliSettings(options: CliOptions, io: CliIo): TrustedSettings {
   }
 }
 
-/** The flags' rules, the trusted settings' rules, and the MCP servers --mcp-config names (allowed by being configured). */
+/** The flags' rules, the trusted settings' rules, and the MCP servers --mcp-config names (see ruleLists for when they count). */
 function cliRules(options: CliOptions, trusted: TrustedSettings, mcpAllow: string[]): RuleLists {
   const { settings } = options;
   const inputs = {
     allow: { source: '--allowed-tools', rules: settings.allowedTools },
     deny: { source: '--disallowed-tools', rules: settings.disallowedTools },
   };
-  const lists = ruleLists(inputs, trusted);
-  return { ...lists, allow: [...(lists.allow ?? []), { source: '--mcp-config', rules: mcpAllow }] };
+  return ruleLists(inputs, trusted, { mcp: { source: '--mcp-config', rules: mcpAllow } });
 }
 
 async function run(options: CliOptions, apiKey: string, io: CliIo): Promise<{ result: TaskResult; transcript?: TranscriptWriter }> {

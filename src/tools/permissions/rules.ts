@@ -215,3 +215,28 @@ export function describeRule(rule: Rule): string {
   const ask = /\bask\b/.test(rule.source) ? ', an ask rule: nobody can answer one in CI' : '';
   return `${rule.text} (${rule.source}${ask})`;
 }
+
+/** Whether a rule with a specifier limits calls of `tool`: its own, or Write's for an Edit rule (Edit rules cover Write). */
+function specifies(rule: Rule, tool: string): boolean {
+  return rule.specifier !== undefined && (rule.tool === tool || (rule.tool === 'Edit' && tool === 'Write'));
+}
+
+/**
+ * The default allow rules less the bare ones for tools that `limits` name with specifiers: a
+ * repository allowing `Bash(npm test:*)` and `Edit(src/**)` gets no bare `Bash`, `Edit` or
+ * `Write` from the default. A rule of `limits` that does not parse limits nothing here; it fails
+ * where the lists are compiled, naming its source.
+ */
+export function limitedBy(defaults: readonly string[], limits: readonly RuleList[]): string[] {
+  const specific = limits.flatMap((l) => {
+    try {
+      return parseRuleList(l.rules, l.source).filter((r) => r.specifier !== undefined);
+    } catch {
+      return [];
+    }
+  });
+  return defaults.filter((text) => {
+    const rule = parseRule(text, 'the default');
+    return rule.specifier !== undefined || !specific.some((r) => specifies(r, rule.tool));
+  });
+}
