@@ -133,6 +133,14 @@ describe("markers count only on the action's own writes (dist/index.js)", () => 
     expect(own[0]!.body).toContain('First.');
     expect(comments.find((c) => c.user.login === 'mallory')!.body).toBe(`mine\n${TRACKING}\n${RUN_MARKER}`);
     expect(w.sim.requests.filter((q) => q.path === '/user').map((q) => q.status)).toEqual([200]);
+    // A comment that starts nothing asks nothing, not even who the token is.
+    const chat = await w.run({
+      event: 'issue_comment',
+      payload: commentPayload({ number: 3, body: 'thanks', by: alice, onPull: false }),
+      inputs,
+    });
+    expect(chat.outputs['conclusion']).toBe('skipped');
+    expect(w.sim.requests.filter((q) => q.path === '/user')).toHaveLength(1);
 
     // The action's own comment (by the token's user, with the marker) starts nothing, even with the phrase in it.
     const itself = { login: 'octo-maint', id: 777 };

@@ -71,10 +71,12 @@ export async function runAction(deps: ActionDeps): Promise<ActionOutcome> {
   const runner = readRunnerEnv(env);
   const event = readEvent(runner);
   const gh = githubFor(deps, redactor)(settings.githubToken, runner.GITHUB_API_URL);
-  // Who the action writes as, found once (no request for GITHUB_TOKEN), while the permission is checked.
-  const identity = WriterIdentity.ofToken(gh, settings.githubToken, (m) => io.warning(redactor.redact(m)));
-  // Only a text carrying the marker waits for it: the action's own comments are never answered.
-  const writer = markedBy(event) === null ? undefined : await identity.login();
+  // Who the action writes as, found once (no request for GITHUB_TOKEN): before the trigger only
+  // for a text carrying the marker (the action never answers its own comments), else while the
+  // permission is checked; an event that starts nothing asks nothing.
+  let found: WriterIdentity | undefined;
+  const identityOf = () => (found ??= WriterIdentity.ofToken(gh, settings.githubToken, (m) => io.warning(redactor.redact(m))));
+  const writer = markedBy(event) === null ? undefined : await identityOf().login();
   const decision = findRunTrigger(event, settings, writer);
   if (!decision.run) {
     io.info(`agent-action: ${decision.reason}; nothing to do`);
@@ -82,6 +84,7 @@ export async function runAction(deps: ActionDeps): Promise<ActionOutcome> {
     return { conclusion: 'skipped', reason: decision.reason };
   }
   const trigger = decision.trigger;
+  const identity = identityOf();
   const [owner, name] = runner.GITHUB_REPOSITORY.split('/') as [string, string];
   const early = new EarlyContext(gh, event, trigger, owner, name, identity);
   // The workspace's remote and the thread's earlier conversation are reads of the repository too:
