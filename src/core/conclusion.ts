@@ -1,5 +1,6 @@
 /** How a run ended; the action's `conclusion` output. */
-export type Conclusion = 'success' | 'max-steps' | 'budget' | 'timeout' | 'cancelled' | 'refusal' | 'stopped' | 'unverified' | 'undelivered' | 'error';
+export type Conclusion =
+  'success' | 'max-steps' | 'budget' | 'timeout' | 'cancelled' | 'refusal' | 'stopped' | 'unverified' | 'undelivered' | 'error';
 
 export interface Stop {
   conclusion: Conclusion;
