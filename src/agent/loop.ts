@@ -1,10 +1,10 @@
-import { ModelError, type ModelTurn } from '../core/model.js';
+import { ModelError, type CostQuery, type ModelTurn } from '../core/model.js';
 import { promptTokens } from '../core/usage.js';
 import { blocksOf, textOf, type Block, type Message, type ToolUseBlock } from '../core/messages.js';
 import { compact, compactionReports, noSummary } from './compaction.js';
 import type { LoopConfig, LoopResult } from './config.js';
-import { CANCELLED, firstStop, stopConditions, TIMEOUT, type Stop, type StopCondition } from './limits.js';
-import { UsageMeter } from './meter.js';
+import { CANCELLED, firstStop, LimitReached, stopConditions, TIMEOUT, type Stop, type StopCondition } from './limits.js';
+import { UsageMeter, type Reservation } from './meter.js';
 import { CONTEXT_CLEARED, droppedCall, OUTPUT_LIMIT } from './notes.js';
 import { FailureStreak } from './stuck.js';
 import { backoffMs, defaultSleep, withDeadline } from './timing.js';
@@ -88,16 +88,17 @@ class Loop {
   private async call(messages: readonly Message[], signal: AbortSignal, live?: TurnCalls): Promise<ModelTurn> {
     const { model, tools, system, maxTokens, events, transcript } = this.config;
     const streamed = live ? { onToolUse: live.offer, ...(events?.onText ? { onText: events.onText } : {}) } : {};
+    const request = { system, tools: tools.specs(), messages, maxTokens };
+    const hold = this.reserve(request);
     let turn: ModelTurn;
     try {
-      turn = await model.send({ system, tools: tools.specs(), messages, maxTokens, signal, ...streamed });
+      turn = await model.send({ ...request, signal, ...streamed });
     } catch (error) {
-      if (error instanceof ModelError && error.billed) this.meter.add(error.billed.usage, error.billed.costUsd);
+      hold.release(error instanceof ModelError && error.billed ? error.billed : undefined);
       throw error;
     }
     const { meter } = this;
-    meter.steps++;
-    meter.add(turn.usage, turn.costUsd);
+    hold.settle(turn.usage, turn.costUsd);
     this.window = promptTokens(turn.usage) || this.window;
     const step = meter.steps;
     events?.onStep?.({ step, usage: turn.usage, costUsd: turn.costUsd, totalCostUsd: meter.costUsd, stopReason: turn.stopReason });
@@ -106,7 +107,19 @@ class Loop {
     return turn;
   }
 
+  /**
+   * The call's step and worst-case cost, taken from the meter this loop shares with its subagents
+   * right before the request goes out; a call the limits no longer allow never starts.
+   */
+  private reserve(request: CostQuery): Reservation {
+    const worst = this.config.model.worstCaseCostUsd?.(request) ?? this.meter.lastCallCostUsd;
+    const held = this.meter.reserve(worst, (s) => firstStop(this.conditions, s), this.clock(), this.config.signal.aborted);
+    if ('conclusion' in held) throw new LimitReached(held);
+    return held;
+  }
+
   private async onModelError(error: unknown, signal: AbortSignal, failures: number): Promise<'retry' | Stop> {
+    if (error instanceof LimitReached) return error.stop;
     const e = error instanceof ModelError ? error : new ModelError(error instanceof Error ? error.message : String(error), 'stream', null);
     if (e.kind === 'aborted' || signal.aborted) return this.check(signal) ?? CANCELLED;
     if (e.kind === 'too_long' && (await this.compact(signal)) > 0) return 'retry';
