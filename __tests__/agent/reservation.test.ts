@@ -1,5 +1,5 @@
 import { runLoop, type LoopConfig } from '../../src/agent/loop.js';
-import { budget, stepLimit } from '../../src/agent/limits.js';
+import { budget, LimitReached, stepLimit } from '../../src/agent/limits.js';
 import { UsageMeter } from '../../src/agent/meter.js';
 import { Slots } from '../../src/agent/slots.js';
 import { TASK, withSubagents, type SubagentType } from '../../src/agent/subagent.js';
@@ -64,9 +64,14 @@ describe('limits reserved before each model call', () => {
     const check = (s: Parameters<ReturnType<typeof stepLimit>>[0]) => stepLimit(2)(s) ?? budget(1)(s);
     const a = meter.reserve(0.4, check, 0, false);
     const b = meter.reserve(0.4, check, 0, false);
-    expect('settle' in a && 'settle' in b).toBe(true);
-    expect(meter.reserve(0.1, check, 0, false)).toMatchObject({ conclusion: 'max-steps' });
-    if (!('settle' in a) || !('settle' in b)) return;
+    let refused: unknown;
+    try {
+      meter.reserve(0.1, check, 0, false);
+    } catch (error) {
+      refused = error;
+    }
+    expect(refused).toBeInstanceOf(LimitReached);
+    expect((refused as LimitReached).stop.conclusion).toBe('max-steps');
     a.release();
     expect(meter.steps).toBe(0);
     // The spend counts what is held: 0.4 of the cap of 1 is in flight.

@@ -1,10 +1,10 @@
-import { ModelError, type CostQuery, type ModelTurn } from '../core/model.js';
+import { ModelError, type ModelTurn } from '../core/model.js';
 import { promptTokens } from '../core/usage.js';
 import { blocksOf, textOf, type Block, type Message, type ToolUseBlock } from '../core/messages.js';
 import { compact, compactionReports, noSummary } from './compaction.js';
 import type { LoopConfig, LoopResult } from './config.js';
 import { CANCELLED, firstStop, LimitReached, stopConditions, TIMEOUT, type Stop, type StopCondition } from './limits.js';
-import { UsageMeter, type Reservation } from './meter.js';
+import { UsageMeter } from './meter.js';
 import { CONTEXT_CLEARED, droppedCall, OUTPUT_LIMIT } from './notes.js';
 import { FailureStreak } from './stuck.js';
 import { backoffMs, defaultSleep, withDeadline } from './timing.js';
@@ -89,7 +89,9 @@ class Loop {
     const { model, tools, system, maxTokens, events, transcript } = this.config;
     const streamed = live ? { onToolUse: live.offer, ...(events?.onText ? { onText: events.onText } : {}) } : {};
     const request = { system, tools: tools.specs(), messages, maxTokens };
-    const hold = this.reserve(request);
+    // The step and the worst-case cost are taken from the meter shared with subagents, or the call never starts.
+    const worst = model.worstCaseCostUsd?.(request) ?? this.meter.lastCallCostUsd;
+    const hold = this.meter.reserve(worst, (s) => firstStop(this.conditions, s), this.clock(), this.config.signal.aborted);
     let turn: ModelTurn;
     try {
       turn = await model.send({ ...request, signal, ...streamed });
@@ -105,17 +107,6 @@ class Loop {
     const record = { step, usage: turn.usage, cost_usd: turn.costUsd, total_cost_usd: meter.costUsd, stop_reason: turn.stopReason };
     transcript?.write({ type: 'meta', event: 'usage', time: now(), ...record });
     return turn;
-  }
-
-  /**
-   * The call's step and worst-case cost, taken from the meter this loop shares with its subagents
-   * right before the request goes out; a call the limits no longer allow never starts.
-   */
-  private reserve(request: CostQuery): Reservation {
-    const worst = this.config.model.worstCaseCostUsd?.(request) ?? this.meter.lastCallCostUsd;
-    const held = this.meter.reserve(worst, (s) => firstStop(this.conditions, s), this.clock(), this.config.signal.aborted);
-    if ('conclusion' in held) throw new LimitReached(held);
-    return held;
   }
 
   private async onModelError(error: unknown, signal: AbortSignal, failures: number): Promise<'retry' | Stop> {

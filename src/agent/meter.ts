@@ -1,6 +1,6 @@
 import { addUsage, promptTokens, ZERO_USAGE, type Usage } from '../core/usage.js';
 import type { Stop } from '../core/conclusion.js';
-import type { LimitState } from './limits.js';
+import { LimitReached, type LimitState } from './limits.js';
 
 /** A model call's hold on one step and its worst-case cost, from before it starts until it ends. */
 export interface Reservation {
@@ -42,11 +42,11 @@ export class UsageMeter {
 
   /**
    * Checks the limits and takes a step and `worstCaseUsd` in one synchronous move, so calls that
-   * start together cannot all pass the same check; a Stop when the limits forbid another call.
+   * start together cannot all pass the same check; throws LimitReached when the limits forbid another call.
    */
-  reserve(worstCaseUsd: number, check: (state: LimitState) => Stop | null, now: number, aborted: boolean): Reservation | Stop {
+  reserve(worstCaseUsd: number, check: (state: LimitState) => Stop | null, now: number, aborted: boolean): Reservation {
     const stop = check(this.limitState(now, aborted));
-    if (stop) return stop;
+    if (stop) throw new LimitReached(stop);
     const usd = Math.max(0, worstCaseUsd);
     this.reservedSteps++;
     this.reservedUsd += usd;
