@@ -41,7 +41,8 @@ async function readAll(body: ReadableStream<Uint8Array>, each?: () => Promise<vo
 describe('idleTimeoutFetch', () => {
   it('errors the body once the server sends nothing for the idle time, keeping what came before', async () => {
     const url = await serve('event: message_start\n\n');
-    const response = await idleTimeoutFetch(httpFetch, 200)(url);
+    const response = await idleTimeoutFetch(httpFetch, 200)(`${url}/v1/messages`);
+    expect(response.url).toBe(`${url}/v1/messages`);
     const reader = response.body!.getReader();
     expect(Buffer.from((await reader.read()).value).toString()).toContain('message_start');
     const started = Date.now();

@@ -48,6 +48,9 @@ export function idleTimeoutFetch(inner: typeof fetch, ms: number): typeof fetch 
     const response = await inner(input, init);
     if (!response.body) return response;
     const { status, statusText, headers } = response;
-    return new Response(idleBody(response.body, ms), { status, statusText, headers });
+    const watched = new Response(idleBody(response.body, ms), { status, statusText, headers });
+    // The SDKs name the URL in their log lines and errors; a constructed Response has none of its own.
+    Object.defineProperty(watched, 'url', { value: response.url });
+    return watched;
   };
 }
