@@ -71,6 +71,20 @@ describe('CLI arguments', () => {
     });
   });
 
+  it('reads --max-parallel-agents and --stream-idle-timeout (or AGENT_ACTION_STREAM_IDLE_TIMEOUT), naming a bad one', () => {
+    const parsed = parseCli(['--max-parallel-agents', '2', '--stream-idle-timeout', '1.5', 'go']);
+    expect(parsed.kind === 'run' && parsed.options.settings).toMatchObject({ maxParallelAgents: 2, streamIdleTimeoutSeconds: 1.5 });
+    const fromEnv = parseCli(['go'], { AGENT_ACTION_STREAM_IDLE_TIMEOUT: '20' });
+    expect(fromEnv.kind === 'run' && fromEnv.options.settings).toMatchObject({ maxParallelAgents: 4, streamIdleTimeoutSeconds: 20 });
+    expect(parseCli(['go']).kind === 'run' && (parseCli(['go']) as { options: { settings: object } }).options.settings).toMatchObject({
+      streamIdleTimeoutSeconds: 60,
+    });
+    const bad = parseCli(['--max-parallel-agents', '0', 'go']);
+    expect(bad.kind === 'error' && bad.message).toMatch(/^--max-parallel-agents: /);
+    const badIdle = parseCli(['--stream-idle-timeout', 'soon', 'go']);
+    expect(badIdle.kind === 'error' && badIdle.message).toMatch(/--stream-idle-timeout/);
+  });
+
   it('accepts --resume without a prompt', () => {
     expect(parseCli(['--resume', 'run.jsonl']).kind).toBe('run');
   });

@@ -72,6 +72,10 @@ export const LoopSettingsSchema = z.object({
   maxCostUsd: z._default(z.coerce.number().check(z.positive()), 5),
   /** Retries of one model call on retryable errors. */
   maxRetries: z._default(z.coerce.number().check(z.int(), z.minimum(0), z.maximum(20)), 5),
+  /** Subagents (Task calls of one turn) running at once; the others wait for a slot. */
+  maxParallelAgents: z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(64)), 4),
+  /** Seconds a model response may go without sending anything (before its headers too) before the attempt is retried. */
+  streamIdleTimeoutSeconds: z._default(z.coerce.number().check(z.positive(), z.maximum(3600)), 60),
   /** Wall-clock limit of the loop in minutes. */
   timeoutMinutes: z._default(z.coerce.number().check(z.positive()), 30),
   /** Tools offered to the model. */

@@ -69,6 +69,7 @@ export async function taskTools(o: TaskOptions, c: TaskToolsContext) {
       tools: () => late.tools ?? set,
       meter: c.meter,
       limits: c.limits,
+      maxParallel: settings.maxParallelAgents,
       maxTokens: settings.maxOutputTokens,
       streamRetries: settings.maxRetries,
       compactAtTokens: settings.compactAtTokens,

@@ -22,9 +22,12 @@ export type {
   ScriptedBlock,
   ScriptedCut,
   ScriptedError,
+  ScriptedFault,
+  ScriptedGarbled,
   ScriptedHang,
   ScriptedMessage,
   ScriptedReply,
+  ScriptedSilence,
   SimUsage,
   StopReason,
 } from './anthropic-server/types.js';

@@ -14,6 +14,7 @@ export type {
   RecordedRequest,
   Script,
   ScriptedCut,
+  ScriptedSilence,
   ScriptedError,
   ScriptedReply,
   ScriptedToolCall,

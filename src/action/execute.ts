@@ -33,6 +33,7 @@ function providerOptions(settings: ActionSettings, env: NodeJS.ProcessEnv, apiKe
   return {
     model,
     maxRetries: settings.maxRetries,
+    streamIdleTimeoutMs: settings.streamIdleTimeoutSeconds * 1000,
     prices: settings.prices,
     env,
     apiKey,
@@ -43,9 +44,21 @@ function providerOptions(settings: ActionSettings, env: NodeJS.ProcessEnv, apiKe
 }
 
 /** The model client, loaded once the job is under way, not before the first request to GitHub. */
-export function jobModel(settings: ActionSettings, env: NodeJS.ProcessEnv, apiKey: string, model = settings.model): Promise<Model> {
-  return createModel(providerFrom(settings.provider, env), providerOptions(settings, env, apiKey, model));
+export function jobModel(
+  settings: ActionSettings,
+  env: NodeJS.ProcessEnv,
+  apiKey: string,
+  model = settings.model,
+  log?: (line: string) => void,
+): Promise<Model> {
+  return createModel(providerFrom(settings.provider, env), { ...providerOptions(settings, env, apiKey, model), ...(log ? { log } : {}) });
 }
+
+/** The model client's own messages in the job log: redacted, and escaped by io.info like all model text. */
+export const clientLog =
+  (io: Pick<ActionIo, 'info'>, redactor: Redactor) =>
+  (line: string): void =>
+    io.info(redactor.redact(line));
 
 /** The inputs' rules, the trusted settings' rules, the mode's own tools (ReviewComment for a review) and mcp-config's servers. */
 function runRules(settings: ActionSettings, trusted: TrustedSettings, mode: Mode, mcpAllow: string[]): RuleLists {
@@ -102,7 +115,7 @@ async function runWithTools(x: ExecuteInput, run: JobRun, mcp: StartedMcp | null
   mkdirSync(dir, { recursive: true });
   const transcript = new TranscriptWriter(join(dir, `transcript-${runner.GITHUB_RUN_ID}-${runner.GITHUB_RUN_ATTEMPT}.jsonl`));
   const { extensions } = run.trusted;
-  const modelFor = (id: string): Model => lazyModel(id, () => jobModel(settings, x.env, x.apiKey, id));
+  const modelFor = (id: string): Model => lazyModel(id, () => jobModel(settings, x.env, x.apiKey, id, clientLog(io, redactor)));
   const result = await runTask({
     settings,
     model: run.asked.model ? modelFor(run.asked.model) : run.model,

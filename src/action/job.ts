@@ -6,7 +6,7 @@ import type { Trigger } from '../github/trigger.js';
 import type { Redactor } from '../report/redact.js';
 import type { Sandbox } from '../sandbox/index.js';
 import type { EarlyContext } from './early-context.js';
-import { executeTask, jobModel } from './execute.js';
+import { clientLog, executeTask, jobModel } from './execute.js';
 import type { ActionIo, ActionOutcome } from './io.js';
 import { load } from './lazy.js';
 import { REVIEW_TRACKING_MARKER } from '../github/marker.js';
@@ -87,7 +87,9 @@ export class Job {
     // 1. The sandbox probe and the model client load while GitHub answers.
     const preparing = jobSandbox(settings, runner, env, io, this.j.prepareSandbox);
     preparing.catch(() => undefined);
-    const model = this.j.model ? Promise.resolve(this.j.model) : jobModel(settings, env, this.j.apiKey);
+    const model = this.j.model
+      ? Promise.resolve(this.j.model)
+      : jobModel(settings, env, this.j.apiKey, settings.model, clientLog(io, redactor));
     model.catch(() => undefined);
     // 2. The checkout's credentials leave the workspace for the run; the tools and our own checkout wait for that.
     const credentials = load.credentials().then((c) => c.takeCheckoutCredentials(runner.GITHUB_WORKSPACE));

@@ -92,6 +92,8 @@ export const INPUT_NAMES: Readonly<Record<string, string>> = {
   maxCostUsd: 'max-cost-usd',
   maxRetries: 'max-retries',
   timeoutMinutes: 'timeout-minutes',
+  maxParallelAgents: 'max-parallel-agents',
+  streamIdleTimeoutSeconds: 'stream-idle-timeout-seconds',
   allowedTools: 'allowed-tools',
   disallowedTools: 'disallowed-tools',
   settings: 'settings',

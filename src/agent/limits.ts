@@ -11,8 +11,12 @@ export interface Limits {
 
 /** What the stop conditions look at, taken fresh before every model call. */
 export interface LimitState {
+  /** Steps taken, and held by calls in flight. */
   steps: number;
+  /** USD spent, and the worst case held by calls in flight. */
   costUsd: number;
+  /** The part of costUsd held by calls in flight. */
+  reservedUsd?: number;
   /** Cost of the newest billed call: the best guess of what the next one costs. */
   lastCallCostUsd: number;
   now: number;
@@ -46,11 +50,20 @@ export const budget =
     if (s.costUsd >= maxCostUsd || s.costUsd + s.lastCallCostUsd > maxCostUsd) {
       return {
         conclusion: 'budget',
-        reason: `the spend cap (max-cost-usd ${maxCostUsd}) was reached: $${s.costUsd.toFixed(4)} spent, about $${s.lastCallCostUsd.toFixed(4)} a call`,
+        reason: `the spend cap (max-cost-usd ${maxCostUsd}) was reached: $${s.costUsd.toFixed(4)} spent${held(s)}, about $${s.lastCallCostUsd.toFixed(4)} a call`,
       };
     }
     return null;
   };
+
+const held = (s: LimitState) => (s.reservedUsd ? ` or held by calls in flight ($${s.reservedUsd.toFixed(4)})` : '');
+
+/** A model call that could not reserve its step or cost: the limit stops the loop that made it. */
+export class LimitReached extends Error {
+  constructor(readonly stop: Stop) {
+    super(stop.reason);
+  }
+}
 
 export function stopConditions(limits: Limits): StopCondition[] {
   return [cancelled, pastDeadline(limits.deadline), stepLimit(limits.maxSteps), budget(limits.maxCostUsd)];

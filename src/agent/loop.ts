@@ -3,7 +3,7 @@ import { promptTokens } from '../core/usage.js';
 import { blocksOf, textOf, type Block, type Message, type ToolUseBlock } from '../core/messages.js';
 import { compact, compactionReports, noSummary } from './compaction.js';
 import type { LoopConfig, LoopResult } from './config.js';
-import { CANCELLED, firstStop, stopConditions, TIMEOUT, type Stop, type StopCondition } from './limits.js';
+import { CANCELLED, firstStop, LimitReached, stopConditions, TIMEOUT, type Stop, type StopCondition } from './limits.js';
 import { UsageMeter } from './meter.js';
 import { CONTEXT_CLEARED, droppedCall, OUTPUT_LIMIT } from './notes.js';
 import { FailureStreak } from './stuck.js';
@@ -88,16 +88,19 @@ class Loop {
   private async call(messages: readonly Message[], signal: AbortSignal, live?: TurnCalls): Promise<ModelTurn> {
     const { model, tools, system, maxTokens, events, transcript } = this.config;
     const streamed = live ? { onToolUse: live.offer, ...(events?.onText ? { onText: events.onText } : {}) } : {};
+    const request = { system, tools: tools.specs(), messages, maxTokens };
+    // The step and the worst-case cost are taken from the meter shared with subagents, or the call never starts.
+    const worst = model.worstCaseCostUsd?.(request) ?? this.meter.lastCallCostUsd;
+    const hold = this.meter.reserve(worst, (s) => firstStop(this.conditions, s), this.clock(), this.config.signal.aborted);
     let turn: ModelTurn;
     try {
-      turn = await model.send({ system, tools: tools.specs(), messages, maxTokens, signal, ...streamed });
+      turn = await model.send({ ...request, signal, ...streamed });
     } catch (error) {
-      if (error instanceof ModelError && error.billed) this.meter.add(error.billed.usage, error.billed.costUsd);
+      hold.release(error instanceof ModelError && error.billed ? error.billed : undefined);
       throw error;
     }
     const { meter } = this;
-    meter.steps++;
-    meter.add(turn.usage, turn.costUsd);
+    hold.settle(turn.usage, turn.costUsd);
     this.window = promptTokens(turn.usage) || this.window;
     const step = meter.steps;
     events?.onStep?.({ step, usage: turn.usage, costUsd: turn.costUsd, totalCostUsd: meter.costUsd, stopReason: turn.stopReason });
@@ -107,6 +110,7 @@ class Loop {
   }
 
   private async onModelError(error: unknown, signal: AbortSignal, failures: number): Promise<'retry' | Stop> {
+    if (error instanceof LimitReached) return error.stop;
     const e = error instanceof ModelError ? error : new ModelError(error instanceof Error ? error.message : String(error), 'stream', null);
     if (e.kind === 'aborted' || signal.aborted) return this.check(signal) ?? CANCELLED;
     if (e.kind === 'too_long' && (await this.compact(signal)) > 0) return 'retry';

@@ -6,6 +6,7 @@ import type { Limits } from './limits.js';
 import { runLoop } from './loop.js';
 import type { UsageMeter } from './meter.js';
 import type { TranscriptRecord } from './transcript.js';
+import { Slots } from './slots.js';
 
 /** A kind of subagent the Task tool can start: `general-purpose`, or one the repository defines. */
 export interface SubagentType {
@@ -27,6 +28,8 @@ export interface SubagentOptions {
   /** Shared with the parent: the step and cost limits hold for both together. */
   meter: UsageMeter;
   limits: Limits;
+  /** Subagents running at once (max-parallel-agents, default 4); the others wait for a slot. */
+  maxParallel?: number;
   maxTokens: number;
   streamRetries: number;
   compactAtTokens: number;
@@ -124,6 +127,7 @@ function taskInput(call: ToolCall, types: readonly SubagentType[]): { type: Suba
 /** Adds the Task tool: each call runs a subagent's own loop over the same model, limits and meter. */
 export function withSubagents(set: ToolSet, o: SubagentOptions): ToolSet {
   const spec = taskSpec(o.types);
+  const slots = new Slots(o.maxParallel ?? 4);
   return {
     specs: () => [...set.specs().filter((s) => s.name !== TASK), spec],
     isReadOnly: (name) => name === TASK || set.isReadOnly(name),
@@ -131,10 +135,14 @@ export function withSubagents(set: ToolSet, o: SubagentOptions): ToolSet {
       if (call.name !== TASK) return set.execute(call, signal);
       const input = taskInput(call, o.types);
       if (typeof input === 'string') return { isError: true, content: input };
+      const release = await slots.take(signal);
+      if (!release) return { isError: true, content: 'The subagent did not start: the run was stopped while it waited for a slot.' };
       try {
         return await runSubagent(o, input.type, input, signal);
       } catch (error) {
         return { isError: true, content: `Task failed: ${error instanceof Error ? error.message : String(error)}` };
+      } finally {
+        release();
       }
     },
   };

@@ -14,6 +14,9 @@ Options:
   --max-cost-usd X        spend cap in USD (default: 5)
   --max-retries N         retries of one model call on retryable errors (default: 5)
   --timeout-minutes M     wall-clock deadline for the loop (default: 30)
+  --max-parallel-agents N subagents running at once; the others wait (default: 4)
+  --stream-idle-timeout S seconds a model response may stay silent before the attempt is retried
+                          (default: 60, also AGENT_ACTION_STREAM_IDLE_TIMEOUT)
   --allowed-tools RULES   tools offered and calls allowed, in Claude Code's rule syntax:
                           Read,Edit(src/**),Bash(npm test:*) (default: every built-in tool)
   --disallowed-tools RULES
@@ -75,6 +78,8 @@ const OPTION_NAMES: Readonly<Record<string, string>> = {
   maxCostUsd: '--max-cost-usd',
   maxRetries: '--max-retries',
   timeoutMinutes: '--timeout-minutes',
+  maxParallelAgents: '--max-parallel-agents',
+  streamIdleTimeoutSeconds: '--stream-idle-timeout / AGENT_ACTION_STREAM_IDLE_TIMEOUT',
   allowedTools: '--allowed-tools',
   disallowedTools: '--disallowed-tools',
   verify: '--verify',
@@ -90,6 +95,8 @@ const OPTIONS = {
   'max-cost-usd': { type: 'string' },
   'max-retries': { type: 'string' },
   'timeout-minutes': { type: 'string' },
+  'max-parallel-agents': { type: 'string' },
+  'stream-idle-timeout': { type: 'string' },
   'allowed-tools': { type: 'string' },
   'disallowed-tools': { type: 'string' },
   settings: { type: 'string' },
@@ -139,6 +146,8 @@ function runOptions(values: Values, prompt: string, env: NodeJS.ProcessEnv): Par
     maxCostUsd: values['max-cost-usd'],
     maxRetries: values['max-retries'],
     timeoutMinutes: values['timeout-minutes'],
+    maxParallelAgents: values['max-parallel-agents'],
+    streamIdleTimeoutSeconds: values['stream-idle-timeout'] ?? env['AGENT_ACTION_STREAM_IDLE_TIMEOUT'],
     allowedTools: values['allowed-tools'],
     disallowedTools: values['disallowed-tools'],
     verify: values.verify,

@@ -14,6 +14,7 @@ import { cliMcp } from './mcp.js';
 import { sessionPaths } from './sessions.js';
 import type { RuleLists } from '../tools/permissions/rules.js';
 import { progressEvents, summaryLine, type ProgressWriter } from './progress.js';
+import { neutralizeWorkflowCommands } from '../report/redact.js';
 
 export interface CliIo {
   stdout: ProgressWriter;
@@ -125,7 +126,15 @@ async function run(options: CliOptions, apiKey: string, io: CliIo): Promise<{ re
   for (const failure of mcp?.tools.failures ?? []) say(`MCP server ${failure.server} left out: ${failure.reason}`);
   const { settings } = options;
   const provider = providerFrom(settings.provider, io.env);
-  const shared = { maxRetries: settings.maxRetries, prices: settings.prices, env: io.env, apiKey };
+  const shared = {
+    maxRetries: settings.maxRetries,
+    prices: settings.prices,
+    env: io.env,
+    apiKey,
+    streamIdleTimeoutMs: settings.streamIdleTimeoutSeconds * 1000,
+    // The client's own messages quote what the server sent: escaped, in case stderr is a job log.
+    log: (line: string) => say(neutralizeWorkflowCommands(line)),
+  };
   const modelFor = (id: string) => lazyModel(id, () => createModel(provider, { ...shared, model: id }));
   const model = modelFor(ext.model ?? settings.model);
   try {

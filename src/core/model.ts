@@ -36,10 +36,18 @@ export interface ModelTurn {
   model: string;
 }
 
+/** What a call's worst-case cost is reckoned from. */
+export type CostQuery = Pick<ModelRequest, 'system' | 'tools' | 'messages' | 'maxTokens'>;
+
 /** One provider's model: request shaping, caching, stop reasons, errors, retries and prices. */
 export interface Model {
   readonly id: string;
   send(request: ModelRequest): Promise<ModelTurn>;
+  /**
+   * The most this request can cost (all of max_tokens written, the input at its dearest rate),
+   * reserved against the spend cap before the call starts. Without it the last call's cost stands in.
+   */
+  worstCaseCostUsd?(request: CostQuery): number;
 }
 
 /**

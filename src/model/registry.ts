@@ -1,5 +1,7 @@
 import type { Model } from '../core/model.js';
 import type { Provider, ProviderOptions } from './provider.js';
+import { priceFor } from './anthropic/prices.js';
+import { worstCaseCost } from './worst-case.js';
 
 export type { Provider, ProviderOptions } from './provider.js';
 
@@ -13,7 +15,16 @@ export async function createModel(provider: Provider, o: ProviderOptions): Promi
       const { AnthropicModel } = await import('./anthropic/index.js');
       const apiKey = o.apiKey || o.env['ANTHROPIC_API_KEY'] || undefined;
       const baseURL = o.baseURL || o.env['ANTHROPIC_BASE_URL'] || undefined;
-      return new AnthropicModel({ model: o.model, apiKey, baseURL, maxRetries: o.maxRetries, ...(o.prices ? { prices: o.prices } : {}) });
+      const { streamIdleTimeoutMs, log } = o;
+      return new AnthropicModel({
+        model: o.model,
+        apiKey,
+        baseURL,
+        maxRetries: o.maxRetries,
+        ...(o.prices ? { prices: o.prices } : {}),
+        ...(streamIdleTimeoutMs ? { streamIdleTimeoutMs } : {}),
+        ...(log ? { log } : {}),
+      });
     }
     // Bundled on their own (scripts/build.mjs): their SDKs build the full Anthropic client, whose
     // every resource would otherwise load on the Anthropic API's path as well.
@@ -47,5 +58,12 @@ export const PROVIDER_SECRET_VARIABLES = [
 /** A model made on its first call: a subagent or command that names another model costs nothing until used. */
 export function lazyModel(id: string, make: () => Promise<Model>): Model {
   let made: Promise<Model> | undefined;
-  return { id, send: async (request) => (await (made ??= make())).send(request) };
+  let ready: Model | undefined;
+  return {
+    id,
+    send: async (request) => (ready = await (made ??= make())).send(request),
+    // Until the client is made its price overrides are unknown: the built-in table, whose unknown
+    // models are priced as the dearest, errs on the side of the cap.
+    worstCaseCostUsd: (request) => ready?.worstCaseCostUsd?.(request) ?? worstCaseCost(request, priceFor(id)),
+  };
 }

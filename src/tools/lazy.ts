@@ -36,6 +36,7 @@ export function lazyToolSet(specs: readonly ToolSpec[], load: () => Promise<Tool
 export function preloadWhileAnswering(model: Model, tools: LazyToolSet): Model {
   return {
     id: model.id,
+    ...(model.worstCaseCostUsd ? { worstCaseCostUsd: model.worstCaseCostUsd.bind(model) } : {}),
     send: (request) =>
       model.send({
         ...request,

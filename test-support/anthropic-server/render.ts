@@ -8,7 +8,7 @@ import type { CacheResult } from './cache.js';
 import { estimateTokens, type JsonRecord } from './common.js';
 import { waitsBefore } from './pace.js';
 import type { ServerState } from './state.js';
-import type { Pace, ScriptedBlock, ScriptedCut, SimUsage, StopReason } from './types.js';
+import type { Pace, ScriptedBlock, ScriptedFault, SimUsage, StopReason } from './types.js';
 
 interface SseData {
   type: string;
@@ -188,15 +188,30 @@ export function sendError(
   res.end(body);
 }
 
+/** How a fault ends the events it sent: a cut destroys the socket, a silence leaves it open, garble ends it after a bad event. */
+function endFault(res: ServerResponse, chunk: string, fault: ScriptedFault): void {
+  // An SSE comment stands in when a fault sends no event, so the status line still goes out first.
+  const head = chunk || ':\n\n';
+  if (fault.kind === 'cut') res.write(head, () => res.destroy());
+  else if (fault.kind === 'silent') res.write(head);
+  else
+    res.end(
+      `${chunk}event: content_block_delta\n${fault.data
+        .split(/\r\n|\r|\n/)
+        .map((line) => `data: ${line}\n`)
+        .join('')}\n`,
+    );
+}
+
 /**
- * Streams the events, or for a `cut` only the first `afterEvents` of them before destroying the
- * socket; at `pace` when one is given, all at once otherwise.
+ * Streams the events, or for a fault (`cut`, `silent`, `garbled`) only the first `afterEvents` of
+ * them before it fails its way; at `pace` when one is given, all at once otherwise.
  */
 export async function writeStream(
   state: ServerState,
   res: ServerResponse,
   events: SseData[],
-  cut: ScriptedCut | undefined,
+  fault: ScriptedFault | undefined,
   pace?: Pace,
 ): Promise<void> {
   res.writeHead(200, {
@@ -204,7 +219,7 @@ export async function writeStream(
     'cache-control': 'no-cache',
     'request-id': state.nextRequestId(),
   });
-  const sent = cut ? events.slice(0, Math.max(0, cut.afterEvents)) : events;
+  const sent = fault ? events.slice(0, Math.max(0, fault.afterEvents)) : events;
   const waits = pace ? waitsBefore(sent, pace) : [];
   // Events due at the same moment go out in one write.
   let chunk = '';
@@ -218,7 +233,6 @@ export async function writeStream(
     }
     chunk += sse(event);
   }
-  // An SSE comment stands in when a cut sends no event, so the status line still goes out first.
-  if (cut) res.write(chunk || ':\n\n', () => res.destroy());
+  if (fault) endFault(res, chunk, fault);
   else res.end(chunk);
 }

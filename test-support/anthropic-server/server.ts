@@ -4,7 +4,7 @@ import { segmentsOf, simulateCache, type Segment } from './cache.js';
 import { invalid, Rejection } from './common.js';
 import { buildEvents, defaultStopReason, sendError, writeStream } from './render.js';
 import { ServerState } from './state.js';
-import type { AnthropicServer, AnthropicServerOptions, Pace, RecordedRequest, ScriptedCut, ScriptedMessage } from './types.js';
+import type { AnthropicServer, AnthropicServerOptions, Pace, RecordedRequest, ScriptedFault, ScriptedMessage } from './types.js';
 import { checkHeaders, validateBody } from './validate.js';
 
 interface Admission {
@@ -51,11 +51,11 @@ async function streamTurn(
   state: ServerState,
   res: ServerResponse,
   record: RecordedRequest,
-  reply: ScriptedMessage | ScriptedCut,
+  reply: ScriptedMessage | ScriptedFault,
   segments: Segment[],
   pace: Pace | undefined,
 ): Promise<void> {
-  const scripted = reply.kind === 'cut' ? undefined : reply;
+  const scripted = reply.kind === undefined || reply.kind === 'message' ? reply : undefined;
   const stopReason = scripted?.stop_reason ?? defaultStopReason(reply.content);
   const outputOverride = scripted?.usage?.output_tokens;
   // Caching happens once the request is accepted, so a stream cut later still wrote its entries.
@@ -68,7 +68,7 @@ async function streamTurn(
   if (scripted?.delayMs !== undefined && scripted.delayMs > 0) await state.sleep(scripted.delayMs);
   if (state.closing || res.destroyed) return;
   res.once('finish', () => (record.answeredAt = performance.now()));
-  await writeStream(state, res, events, reply.kind === 'cut' ? reply : undefined, pace);
+  await writeStream(state, res, events, scripted ? undefined : (reply as ScriptedFault), pace);
 }
 
 async function handle(a: Admission, req: IncomingMessage, res: ServerResponse, raw: Buffer): Promise<void> {
@@ -100,6 +100,8 @@ async function handle(a: Admission, req: IncomingMessage, res: ServerResponse, r
     case 'hang':
       return;
     case 'cut':
+    case 'silent':
+    case 'garbled':
     case 'message':
     case undefined:
       await streamTurn(state, res, record, reply, segments, a.opts.pace);

@@ -46,12 +46,37 @@ export interface ScriptedCut {
   afterEvents: number;
 }
 
+/**
+ * A 200 whose SSE stream goes quiet: the first `afterEvents` events are sent (1: `message_start`
+ * alone), then nothing more, with the connection left open until the client leaves or `server.close()`.
+ */
+export interface ScriptedSilence {
+  kind: 'silent';
+  content: ScriptedBlock[];
+  afterEvents: number;
+}
+
+/**
+ * A 200 whose stream carries, after the first `afterEvents` events, one event whose data is not
+ * JSON (as a broken proxy might send), then ends. `data` may span lines: each goes out as its own
+ * `data:` line, as SSE requires.
+ */
+export interface ScriptedGarbled {
+  kind: 'garbled';
+  content: ScriptedBlock[];
+  afterEvents: number;
+  data: string;
+}
+
 /** Accept the request and never answer; the connection is closed by `server.close()`. */
 export interface ScriptedHang {
   kind: 'hang';
 }
 
-export type ScriptedReply = ScriptedMessage | ScriptedError | ScriptedCut | ScriptedHang;
+export type ScriptedReply = ScriptedMessage | ScriptedError | ScriptedCut | ScriptedSilence | ScriptedGarbled | ScriptedHang;
+
+/** The replies that stream some events and then fail in their own way. */
+export type ScriptedFault = ScriptedCut | ScriptedSilence | ScriptedGarbled;
 
 /**
  * `index` is the position in the script: the number of valid requests before this one. Invalid
@@ -107,7 +132,7 @@ export interface RecordedRequest {
   receivedAt: number;
   /** `performance.now()` when the last byte of a streamed reply went out, for exit figures. */
   answeredAt?: number;
-  /** Set for replies that produced a `message_start` (`message` and `cut`). */
+  /** Set for replies that produced a `message_start` (`message`, `cut`, `silent`, `garbled`). */
   usage?: SimUsage;
   validationError?: string;
   reply: NonNullable<ScriptedReply['kind']> | 'invalid';

@@ -6,6 +6,7 @@ import type {
   OpenAIServerOptions,
   RecordedRequest,
   ScriptedCut,
+  ScriptedSilence,
   ScriptedReply,
   ScriptedTurn,
 } from './types.js';
@@ -72,10 +73,12 @@ function buildChunks(state: State, record: RecordedRequest, turn: Turn): object[
   return chunks;
 }
 
-function stream(res: ServerResponse, chunks: object[], cut: ScriptedCut | undefined): void {
+function stream(res: ServerResponse, chunks: object[], cut: ScriptedCut | ScriptedSilence | undefined): void {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
   const sent = cut ? chunks.slice(0, cut.afterChunks) : chunks;
   for (const chunk of sent) res.write(`data: ${JSON.stringify(chunk)}\n\n`);
+  // A silence keeps the connection open, sending nothing more, until the client leaves or the server closes.
+  if (cut?.kind === 'silent') return;
   // A cut is a broken connection, not a clean end: the client must see the stream fail.
   if (cut) {
     setTimeout(() => res.destroy(), 5);
@@ -136,7 +139,7 @@ function handle(state: State, req: IncomingMessage, res: ServerResponse, raw: Bu
     return sendError(res, reply.status, reply.message ?? `scripted ${reply.status}`, reply.code ?? 'server_error', reply.headers);
   }
   record.reply = reply.kind ?? 'turn';
-  stream(res, buildChunks(state, record, reply), reply.kind === 'cut' ? reply : undefined);
+  stream(res, buildChunks(state, record, reply), reply.kind === 'cut' || reply.kind === 'silent' ? reply : undefined);
 }
 
 /** A scripted OpenAI-compatible Chat Completions server on 127.0.0.1. */

@@ -42,7 +42,13 @@ export interface ScriptedCut extends Omit<ScriptedTurn, 'kind'> {
   afterChunks: number;
 }
 
-export type ScriptedReply = ScriptedTurn | ScriptedError | ScriptedCut;
+/** A 200 whose stream goes quiet: `afterChunks` data lines are sent, then nothing, the connection left open. */
+export interface ScriptedSilence extends Omit<ScriptedTurn, 'kind'> {
+  kind: 'silent';
+  afterChunks: number;
+}
+
+export type ScriptedReply = ScriptedTurn | ScriptedError | ScriptedCut | ScriptedSilence;
 
 /** `index` counts the valid requests before this one; invalid requests never reach the script. */
 export type Script = ScriptedReply[] | ((req: RecordedRequest, index: number) => ScriptedReply);
@@ -72,7 +78,7 @@ export interface RecordedRequest {
   body: ChatRequestBody;
   headers: Record<string, string | string[] | undefined>;
   validationError?: string;
-  reply: 'turn' | 'error' | 'cut' | 'invalid';
+  reply: 'turn' | 'error' | 'cut' | 'silent' | 'invalid';
   /** The usage the server reported (or would have, for a cut). */
   usage?: { prompt_tokens: number; completion_tokens: number; cached_tokens: number };
 }

@@ -1,14 +1,16 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { BaseAnthropic } from '@anthropic-ai/sdk/client';
 import { Messages } from '@anthropic-ai/sdk/resources/messages';
-import { ModelError, type Billed, type Model, type ModelRequest, type ModelTurn } from '../../core/model.js';
+import { ModelError, type Billed, type CostQuery, type Model, type ModelRequest, type ModelTurn } from '../../core/model.js';
 import { costOf, type Price, type Usage } from '../../core/usage.js';
 import { httpFetch } from '../../http/fetch.js';
 import { classifyError, spendLimitAwareFetch } from './errors.js';
 import { priceFor } from './prices.js';
+import { worstCaseCost } from '../worst-case.js';
 import { toMessages, toSystem, toTools } from './request.js';
 import { fromContent, fromStopReason, usageOf } from './response.js';
 import { reportWholeToolUse } from './tool-use.js';
+import { clientTiming } from '../provider.js';
 
 export interface AnthropicModelOptions {
   model: string;
@@ -16,8 +18,10 @@ export interface AnthropicModelOptions {
   baseURL?: string | undefined;
   /** Retries of one call on 408/409/429/5xx/529 and dropped connections, done by the SDK. */
   maxRetries: number;
-  /** Per-request timeout in ms. */
-  timeoutMs?: number;
+  /** How long a response may send nothing (headers or events) before the attempt is retried. */
+  streamIdleTimeoutMs?: number;
+  /** Where the SDK's own messages go, one line each (see sdkLogger). */
+  log?: (line: string) => void;
   /** Price overrides by model id prefix, on top of the built-in table. */
   prices?: Readonly<Record<string, Price>>;
   fetch?: typeof fetch;
@@ -54,15 +58,22 @@ export class AnthropicModel implements Model {
         apiKey: options.apiKey ?? null,
         baseURL: options.baseURL ?? null,
         maxRetries: options.maxRetries,
-        timeout: options.timeoutMs ?? 10 * 60_000,
-        fetch: spendLimitAwareFetch(options.fetch ?? httpFetch),
+        ...clientTiming(options, spendLimitAwareFetch(options.fetch ?? httpFetch)),
       });
   }
 
-  private bill(model: string, usage: Usage): Billed {
+  private priceOf(model: string): Price {
     let price = this.prices.get(model);
     if (!price) this.prices.set(model, (price = priceFor(model, this.options.prices)));
-    return { usage, costUsd: costOf(usage, price) };
+    return price;
+  }
+
+  private bill(model: string, usage: Usage): Billed {
+    return { usage, costUsd: costOf(usage, this.priceOf(model)) };
+  }
+
+  worstCaseCostUsd(request: CostQuery): number {
+    return worstCaseCost(request, this.priceOf(this.id));
   }
 
   async send(request: ModelRequest): Promise<ModelTurn> {

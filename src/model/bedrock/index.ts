@@ -2,7 +2,7 @@ import AnthropicBedrock, { type ClientOptions } from '@anthropic-ai/bedrock-sdk'
 import type { Model } from '../../core/model.js';
 import { httpFetch } from '../../http/fetch.js';
 import { AnthropicModel, spendLimitAwareFetch } from '../anthropic/index.js';
-import type { ProviderOptions } from '../provider.js';
+import { clientTiming, type ProviderOptions } from '../provider.js';
 import { messagesClientOf, providerPrices } from './ids.js';
 
 export { claudeIdOf, messagesClientOf, providerPrices } from './ids.js';
@@ -33,8 +33,7 @@ export function bedrockClient(o: ProviderOptions): AnthropicBedrock {
     // A Bedrock API key is sent as `Authorization: Bearer` by the SDK; null makes it sign with SigV4.
     apiKey: token ?? null,
     maxRetries: o.maxRetries,
-    timeout: 10 * 60_000,
-    fetch: spendLimitAwareFetch(o.fetch ?? httpFetch),
+    ...clientTiming(o, spendLimitAwareFetch(o.fetch ?? httpFetch)),
     defaultHeaders: { 'anthropic-version': BEDROCK_VERSION },
   };
   const awsAccessKey = read(env, 'AWS_ACCESS_KEY_ID');

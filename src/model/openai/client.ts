@@ -1,9 +1,10 @@
 import OpenAI from 'openai';
-import { ModelError, type Billed, type Model, type ModelRequest, type ModelTurn } from '../../core/model.js';
+import { ModelError, type Billed, type CostQuery, type Model, type ModelRequest, type ModelTurn } from '../../core/model.js';
 import { costOf, type Price, type Usage } from '../../core/usage.js';
 import { httpFetch } from '../../http/fetch.js';
 import { priceFor } from '../anthropic/prices.js';
-import type { ProviderOptions } from '../provider.js';
+import { worstCaseCost } from '../worst-case.js';
+import { clientTiming, type ProviderOptions } from '../provider.js';
 import { classifyError, quotaAwareFetch } from './errors.js';
 import { toMessages, toTools } from './request.js';
 import { estimateUsage, fromFinishReason, TurnAccumulator, usageOf } from './response.js';
@@ -14,8 +15,6 @@ type StreamingParams = OpenAI.Chat.ChatCompletionCreateParamsStreaming;
 export type ChatClient = Pick<OpenAI, 'chat'>;
 
 export interface OpenAIModelOptions extends ProviderOptions {
-  /** Per-request timeout in ms. */
-  timeoutMs?: number;
   /** A ready client (tests, proxies); otherwise one is built from the key and endpoint. */
   client?: ChatClient;
 }
@@ -58,15 +57,22 @@ export class OpenAIModel implements Model {
         project: options.env['OPENAI_PROJECT_ID'] || null,
         webhookSecret: null,
         maxRetries: options.maxRetries,
-        timeout: options.timeoutMs ?? 10 * 60_000,
-        fetch: quotaAwareFetch(options.fetch ?? httpFetch),
+        ...clientTiming(options, quotaAwareFetch(options.fetch ?? httpFetch)),
       });
   }
 
-  private bill(model: string, usage: Usage): Billed {
+  private priceOf(model: string): Price {
     let price = this.prices.get(model);
     if (!price) this.prices.set(model, (price = priceFor(model, this.options.prices)));
-    return { usage, costUsd: costOf(usage, price) };
+    return price;
+  }
+
+  private bill(model: string, usage: Usage): Billed {
+    return { usage, costUsd: costOf(usage, this.priceOf(model)) };
+  }
+
+  worstCaseCostUsd(request: CostQuery): number {
+    return worstCaseCost(request, this.priceOf(this.id));
   }
 
   private params(request: ModelRequest): StreamingParams {

@@ -5,7 +5,7 @@ import type { Model } from '../../core/model.js';
 import { httpFetch } from '../../http/fetch.js';
 import { AnthropicModel, spendLimitAwareFetch } from '../anthropic/index.js';
 import { messagesClientOf, providerPrices } from '../bedrock/ids.js';
-import type { ProviderOptions } from '../provider.js';
+import { clientTiming, type ProviderOptions } from '../provider.js';
 
 /** Vertex takes the API version from the body; the SDK copies the `anthropic-version` header there. */
 export const VERTEX_VERSION = 'vertex-2023-10-16';
@@ -59,8 +59,7 @@ export function vertexClient(o: ProviderOptions): AnthropicVertex {
     baseURL: read(o.env, 'ANTHROPIC_VERTEX_BASE_URL') ?? null,
     googleAuth: googleAuthFor(o),
     maxRetries: o.maxRetries,
-    timeout: 10 * 60_000,
-    fetch: spendLimitAwareFetch(o.fetch ?? httpFetch),
+    ...clientTiming(o, spendLimitAwareFetch(o.fetch ?? httpFetch)),
     defaultHeaders: { 'anthropic-version': VERTEX_VERSION },
   });
 }
