@@ -103,11 +103,13 @@ export async function shallowCheckout(): Promise<ShallowCheckout> {
  * [remote rejected] <ref> (Internal Server Error)`, nothing updated); the next `race` pushes wait
  * for each other (up to 10 s) after the objects arrived and before the ref is updated, so they
  * race for the ref as concurrent pushes to GitHub do and git itself refuses all but one (`!
- * [remote rejected] <ref> (failed to update ref)`). Pushes to other refs are left alone.
+ * [remote rejected] <ref> (failed to update ref)`). Pushes to other refs than `refs` are left alone.
  */
 export interface PushFaults {
   internalErrors?: number;
   race?: number;
+  /** The refs whose pushes are answered so: `refs/heads/` (branches) unless said otherwise. */
+  refs?: string;
 }
 
 /**
@@ -174,5 +176,5 @@ export async function injectPushFaults(bare: string, faults: PushFaults): Promis
   await rm(join(bare, 'push-faults.d'), { recursive: true, force: true });
   await mkdir(join(bare, 'hooks'), { recursive: true });
   await writeFile(join(bare, 'hooks', 'proc-receive'), PROC_RECEIVE, { mode: 0o755 });
-  runGit(bare, ['config', '--file', 'config', 'receive.procReceiveRefs', 'refs/heads/'], cleanEnv(bare));
+  runGit(bare, ['config', '--file', 'config', 'receive.procReceiveRefs', faults.refs ?? 'refs/heads/'], cleanEnv(bare));
 }
