@@ -99,7 +99,7 @@ async function catchUp(o: PushInput, s: State): Promise<Pushed | null> {
   const files = conflicts.map((f) => `\`${f}\``).join(', ');
   return {
     failed: `Another run pushed to \`${s.branch}\` while this one worked, and their changes conflict in ${files}. Nothing was pushed or forced; this run's diff is below.`,
-    undelivered: `the push to ${s.branch}: another run's changes to it conflict in ${conflicts.join(', ')}`,
+    undelivered: o.redact(`the push to ${s.branch}: another run's changes to it conflict in ${conflicts.join(', ')}`),
   };
 }
 
