@@ -2,6 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pushWork, TRANSIENT_DELAYS_MS } from '../../src/action/push.js';
 import { BOT_IDENTITY, Repo } from '../../src/git/repo.js';
+import { serveGitOverHttp } from '../../test-support/git-http.js';
 import { injectPushFaults, shallowCheckout, type ShallowCheckout } from '../../test-support/git-remote.js';
 
 let fx: ShallowCheckout;
@@ -145,5 +146,41 @@ describe('pushing when the git server fails or pushes race (a faulty remote)', (
     expect(fx.git(fx.bare, ['ls-tree', '--name-only', 'agent/shared']).split('\n')).toEqual(
       expect.arrayContaining(['a.txt', 'b.txt', 'c.txt']),
     );
+  });
+});
+
+describe('pushing over HTTP when the git server answers 500', () => {
+  it('pushes again after the 500, and the commit is on the remote', async () => {
+    const server = await serveGitOverHttp(fx.bare, { failPushes: 1 });
+    try {
+      fx.git(fx.work, ['remote', 'set-url', 'origin', server.url]);
+      const a = await commitOn(fx.work, 'agent/x', 'a.txt', 'A\n');
+      const log: string[] = [];
+      expect(await pushWork(input(a.repo, false, log), 'agent/x', a.sha)).toEqual({ sha: a.sha, branch: 'agent/x' });
+      expect(log).toEqual([
+        'push to agent/x failed: error: RPC failed; HTTP 500 curl 22 The requested URL returned error: 500',
+        'pushing to agent/x again in 1 s',
+      ]);
+      expect(server.pushes).toBe(2);
+      expect(fx.git(fx.bare, ['rev-parse', 'agent/x']).trim()).toBe(a.sha);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('pushes again after the connection dropped', async () => {
+    // Two: curl itself sends a POST again once when a reused connection drops.
+    const server = await serveGitOverHttp(fx.bare, { dropPushes: 2 });
+    try {
+      fx.git(fx.work, ['remote', 'set-url', 'origin', server.url]);
+      const a = await commitOn(fx.work, 'agent/x', 'a.txt', 'A\n');
+      const log: string[] = [];
+      expect(await pushWork(input(a.repo, false, log), 'agent/x', a.sha)).toEqual({ sha: a.sha, branch: 'agent/x' });
+      expect(log[0]).toMatch(/^push to agent\/x failed: error: RPC failed; curl 52 Empty reply from server/);
+      expect(server.pushes).toBe(3);
+      expect(fx.git(fx.bare, ['rev-parse', 'agent/x']).trim()).toBe(a.sha);
+    } finally {
+      await server.close();
+    }
   });
 });
