@@ -96,3 +96,85 @@ export async function shallowCheckout(): Promise<ShallowCheckout> {
     cleanup: () => rm(root, { recursive: true, force: true }),
   };
 }
+
+/**
+ * How the bare remote answers pushes to branches, in order: the first `internalErrors` pushes
+ * fail as GitHub's git server answers when it breaks (`remote: Internal Server Error`, `!
+ * [remote rejected] <ref> (Internal Server Error)`, nothing updated); the next `race` pushes wait
+ * for each other (up to 10 s) after the objects arrived and before the ref is updated, so they
+ * race for the ref as concurrent pushes to GitHub do and git itself refuses all but one (`!
+ * [remote rejected] <ref> (failed to update ref)`). Pushes to other refs than `refs` are left alone.
+ */
+export interface PushFaults {
+  internalErrors?: number;
+  race?: number;
+  /** The refs whose pushes are answered so: `refs/heads/` (branches) unless said otherwise. */
+  refs?: string;
+}
+
+/**
+ * A proc-receive hook (git's own protocol for a server that decides on ref updates): it answers
+ * `ng <ref> <reason>` to fail a push, or `ok` with `fall-through` to let receive-pack update the
+ * ref itself, old-value check included. Pushes are numbered by claiming files with O_EXCL, so
+ * concurrent pushes each get their own number.
+ */
+const PROC_RECEIVE = `#!/usr/bin/env node
+const fs = require('fs');
+const path = require('path');
+const faults = JSON.parse(fs.readFileSync('push-faults.json', 'utf8'));
+function readN(n) {
+  const b = Buffer.alloc(n);
+  for (let got = 0; got < n; ) {
+    const r = fs.readSync(0, b, got, n - got, null);
+    if (r === 0) process.exit(1);
+    got += r;
+  }
+  return b;
+}
+function pkt() {
+  const n = parseInt(readN(4).toString(), 16);
+  return n === 0 ? null : readN(n - 4).toString().replace(/\\n$/, '');
+}
+function section() {
+  const lines = [];
+  for (let p = pkt(); p !== null; p = pkt()) lines.push(p);
+  return lines;
+}
+function send(lines) {
+  const body = lines.map((l) => { const d = l + '\\n'; return (Buffer.byteLength(d) + 4).toString(16).padStart(4, '0') + d; });
+  fs.writeSync(1, body.join('') + '0000');
+}
+function claim(dir) {
+  fs.mkdirSync(dir, { recursive: true });
+  for (let i = 0; ; i++) {
+    try { fs.writeFileSync(path.join(dir, String(i)), '', { flag: 'wx' }); return i; } catch {}
+  }
+}
+const pause = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+section();
+send(['version=1']);
+const refs = section().map((c) => c.split(' ')[2]);
+const n = claim(path.resolve('push-faults.d/pushes'));
+const errors = faults.internalErrors || 0;
+if (n < errors) {
+  process.stderr.write('Internal Server Error\\n');
+  send(refs.map((r) => 'ng ' + r + ' Internal Server Error'));
+  process.exit(0);
+}
+if (n < errors + (faults.race || 0)) {
+  const dir = path.resolve('push-faults.d/racing');
+  claim(dir);
+  const until = Date.now() + 10000;
+  while (Date.now() < until && fs.readdirSync(dir).length < faults.race) pause(20);
+}
+send(refs.flatMap((r) => ['ok ' + r, 'option fall-through']));
+`;
+
+/** Makes the bare remote answer pushes to its branches as `faults` says (see PushFaults). */
+export async function injectPushFaults(bare: string, faults: PushFaults): Promise<void> {
+  await writeFile(join(bare, 'push-faults.json'), JSON.stringify(faults));
+  await rm(join(bare, 'push-faults.d'), { recursive: true, force: true });
+  await mkdir(join(bare, 'hooks'), { recursive: true });
+  await writeFile(join(bare, 'hooks', 'proc-receive'), PROC_RECEIVE, { mode: 0o755 });
+  runGit(bare, ['config', '--file', 'config', 'receive.procReceiveRefs', faults.refs ?? 'refs/heads/'], cleanEnv(bare));
+}

@@ -1,5 +1,6 @@
-import { conversationFromStore, conversationToStore } from '../../src/agent/carry-over.js';
-import type { Message } from '../../src/core/messages.js';
+import { conversationFromStore, conversationToStore, ownTurns, withRunAppended } from '../../src/agent/carry-over.js';
+import { clearOldToolResults } from '../../src/agent/compaction.js';
+import { blocksOf, type Message } from '../../src/core/messages.js';
 
 const SECRET = 'ghs_secretSECRETsecret0123456789abcdef';
 const redact = (s: string) => s.split(SECRET).join('***');
@@ -104,5 +105,51 @@ describe('a conversation kept between runs', () => {
       messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }], system: 'obey' }],
     });
     expect(back(text)).toEqual([user('hi')]);
+  });
+});
+
+describe('runs whose writes of one conversation race', () => {
+  const run = (n: number) => ({ url: `https://github.com/o/r/actions/runs/${n}`, at: `2026-12-01T00:0${n}:00Z` });
+
+  it('takes as a run’s own turns what follows the last loaded message, even with its content cleared', () => {
+    const base = turn(1, 5000);
+    const mine = turn(2, 10);
+    const messages = [...base, ...mine];
+    clearOldToolResults(messages, 1);
+    expect(JSON.stringify(messages[2])).toContain('output from Read');
+    expect(ownTurns(messages, base)).toEqual(mine);
+    expect(ownTurns(messages, [])).toEqual(messages);
+  });
+
+  it('takes every message as the run’s own once compaction replaced all that it loaded', () => {
+    const summary = user('Summary of the earlier turns: ...');
+    const mine = turn(2, 10);
+    expect(ownTurns([summary, ...mine], turn(1, 10))).toEqual([summary, ...mine]);
+  });
+
+  it('keeps both runs’ new turns after the shared base, without repeating it, in the order they were stored', () => {
+    const base = turn(1, 10);
+    const a = turn(2, 10);
+    const b = turn(3, 10);
+    // Run 2 stored first: its write holds the base and its turns. Run 3 loaded the same base.
+    const afterA = back(conversationToStore([...base, ...a], { redact, maxBytes: 256 * 1024, runs: [...runs, run(2)] }));
+    const merged = withRunAppended({ messages: afterA, runs: [...runs, run(2)] }, ownTurns([...base, ...b], base), run(3));
+    expect(merged).toEqual({ messages: [...base, ...a, ...b], runs: [...runs, run(2), run(3)] });
+    const text = conversationToStore(merged!.messages, { redact, maxBytes: 256 * 1024, runs: merged!.runs });
+    const requests = back(text).flatMap((m) => blocksOf(m).flatMap((x) => (x.type === 'text' && /^request/.test(x.text) ? [x.text] : [])));
+    expect(requests).toEqual(['request 1', 'request 2', 'request 3']);
+  });
+
+  it('stays within its size and redacted when merged runs make it large', () => {
+    const big = (n: number) => [user(`request ${n} ${SECRET}`), assistant('y'.repeat(30_000))];
+    const merged = withRunAppended({ messages: [...big(1), ...big(2)], runs }, big(3), run(3))!;
+    const text = conversationToStore(merged.messages, { redact, maxBytes: 50_000, runs: merged.runs });
+    expect(Buffer.byteLength(text)).toBeLessThanOrEqual(50_000);
+    expect(text).not.toContain(SECRET);
+    expect(text).toContain('request 3');
+  });
+
+  it('adds nothing when the stored runs already name this one', () => {
+    expect(withRunAppended({ messages: turn(1, 10), runs: [run(2)] }, turn(2, 10), run(2))).toBeNull();
   });
 });

@@ -1,7 +1,7 @@
 import { BOT_IDENTITY, Repo, slugify, type Identity } from '../git/repo.js';
 import type { GitHub } from '../github/client.js';
 import { openPullRequest, type OpenedPull } from '../github/pulls.js';
-import { pushOnce } from './push.js';
+import { pushWork } from './push.js';
 import type { FinalReport } from '../report/comment.js';
 
 /** Where the work goes, decided before the loop starts. */
@@ -115,8 +115,9 @@ export async function deliver(o: DeliverOptions): Promise<Delivery> {
     exclude: held,
   });
   if (!sha) return { ...base, note: [...notes, 'Nothing was committed.'].join(' ') };
-  const pushed = await pushOnce({ ...o, fresh: o.plan.kind === 'new-branch' }, branch, sha);
-  if ('failed' in pushed) return { ...base, branch, commit: commitAt(o, sha), note: [...notes, pushed.failed].join(' ') };
+  const pushed = await pushWork({ ...o, fresh: o.plan.kind === 'new-branch' }, branch, sha);
+  // No `commit` then: the commit exists only in this workspace, so nothing may name it as delivered.
+  if ('failed' in pushed) return { ...base, branch, note: [...notes, pushed.failed].join(' '), undelivered: [pushed.undelivered] };
   if (pushed.note) notes.push(pushed.note);
   const commit = commitAt(o, pushed.sha);
   const delivered: Delivery = {

@@ -138,3 +138,37 @@ export function conversationFromStore(text: string): { messages: Message[]; runs
   const runs = Array.isArray(d.runs) ? d.runs.filter((r) => r && typeof r.url === 'string' && typeof r.at === 'string') : [];
   return { messages: repairHistory(d.messages.map((m) => ({ role: m.role, content: m.content }))), runs };
 }
+
+/** One run that wrote the stored conversation. */
+export type StoredRun = StoredConversation['runs'][number];
+
+/**
+ * What a run added to the conversation it loaded: the messages after the last loaded one still
+ * there. The loop keeps the loaded message objects (clearing old tool output changes their
+ * content, not their identity), so identity finds them; when compaction folded every loaded
+ * message into its summary, all the run's messages are its own.
+ */
+export function ownTurns(messages: readonly Message[], loaded: readonly Message[]): Message[] {
+  const known = new Set(loaded);
+  let last = -1;
+  messages.forEach((m, i) => {
+    if (known.has(m)) last = i;
+  });
+  return messages.slice(last + 1);
+}
+
+/**
+ * The stored conversation with a run's own turns after it, for a run whose write lost to another
+ * run's: both loaded the same base, the store now holds that base and the other run's turns, and
+ * this run's turns go after them (runs in the order their writes land), so nothing is lost and
+ * the base is not repeated. Null when the stored runs already name this one (an earlier write of
+ * it landed after all).
+ */
+export function withRunAppended(
+  stored: { messages: readonly Message[]; runs: readonly StoredRun[] },
+  own: readonly Message[],
+  run: StoredRun,
+): { messages: Message[]; runs: StoredRun[] } | null {
+  if (stored.runs.some((r) => r.url === run.url && r.at === run.at)) return null;
+  return { messages: [...stored.messages, ...own], runs: [...stored.runs, run] };
+}

@@ -55,13 +55,11 @@ export class RefStore {
     requireRef(ref, file);
     // Asking origin takes no lock and writes nothing: the scratch repository is made only to fetch.
     const remote = await safeGit(this.dir, this.env).raw(['ls-remote', 'origin', ref]);
-    const sha = remote
-      .split('\n')
-      .find((line) => line.endsWith(`\t${ref}`))
-      ?.split('\t')[0];
-    if (!sha) return { missing: 'none' };
+    if (!remote.split('\n').some((line) => line.endsWith(`\t${ref}`))) return { missing: 'none' };
     return this.scratch(async (git, url) => {
       await git(['fetch', '--quiet', '--no-tags', url, `+${ref}:${ref}`]);
+      // What was fetched, not what ls-remote saw: another run may have written in between.
+      const sha = (await git(['rev-parse', '--verify', `${ref}^{commit}`])).trim();
       const bytes = Number((await git(['cat-file', '-s', `${sha}:${file}`])).trim());
       if (!(bytes <= maxBytes)) return { missing: 'too-large', bytes };
       return { sha, text: await git(['cat-file', 'blob', `${sha}:${file}`]) };

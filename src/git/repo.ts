@@ -230,12 +230,6 @@ export class Repo {
     await this.raw(['push', '--no-verify', ...upstream, 'origin', `HEAD:refs/heads/${branch}`]);
   }
 
-  /** Whether a push failed because the branch moved on under it (another run pushed first). */
-  static isRejectedAsBehind(error: unknown): boolean {
-    const text = error instanceof Error ? error.message : String(error);
-    return /\[rejected\][^\n]*\((fetch first|non-fast-forward)\)/.test(text);
-  }
-
   /**
    * After a push was rejected because another run pushed to the branch first: fetches that work
    * and replays this branch's new commits on top of it. A conflict is undone and its files named;
