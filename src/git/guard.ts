@@ -9,7 +9,11 @@ import type { GitDirs } from './git-dir.js';
  * the per-worktree config, alternate object stores and the repository's attributes.
  */
 const COMMON_FILES = ['config', 'config.worktree', 'objects/info/alternates', 'info/attributes'];
-const WORKTREE_FILES = ['config.worktree'];
+/**
+ * `commondir` too: GIT_COMMON_DIR moves config and objects, but git's ref store still reads the
+ * file, so a planted one would send the commit's ref update into another directory.
+ */
+const GIT_DIR_FILES = ['commondir', 'config.worktree'];
 const WORKTREES = 'worktrees';
 
 type Snapshot = Map<string, Buffer | null>;
@@ -52,9 +56,8 @@ export class GitDirGuard {
 
   private paths(): string[] {
     const { commonDir, gitDir } = this.dirs;
-    const common = COMMON_FILES.map((f) => join(commonDir, f));
-    const own = gitDir === commonDir ? [] : WORKTREE_FILES.map((f) => join(gitDir, f));
-    return [...common, ...own];
+    const paths = [...COMMON_FILES.map((f) => join(commonDir, f)), ...GIT_DIR_FILES.map((f) => join(gitDir, f))];
+    return [...new Set(paths)];
   }
 
   async seal(): Promise<void> {
