@@ -27,7 +27,7 @@ export async function openGit(workspace: string, token: string, serverUrl: strin
     import('../git/guard.js'),
   ]);
   const dirs = locateGitDirs(workspace);
-  const guard = dirs ? new GitDirGuard(dirs, log) : undefined;
+  const guard = dirs ? GitDirGuard.for(dirs, log) : undefined;
   return {
     repo: Repo.open(workspace, { dirs, ...(guard ? { guard } : {}) }),
     netRepo: Repo.open(workspace, { dirs, env: authEnv(token, serverUrl), ...(guard ? { guard } : {}) }),

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { locateGitDirs, pinnedEnv } from './git-dir.js';
+import { locateGitDirs, pinnedEnv, type GitDirs } from './git-dir.js';
+import { GitDirGuard } from './guard.js';
 import { ISOLATED_ENV, SAFE_CONFIG, inheritedEnv } from './safe.js';
 
 interface RunOptions {
@@ -25,13 +26,16 @@ async function run(cmd: string, args: string[], options: RunOptions): Promise<{ 
 export interface Baseline {
   isRepo: boolean;
   dirty: Map<string, string>;
-  /** GIT_DIR and friends as found before the run's tools ran: a later `.git` file or commondir is not followed. */
-  pins?: Record<string, string>;
+  /** The repository as found before the run's tools ran: a later `.git` file or commondir is not followed. */
+  dirs?: GitDirs;
 }
 
 /** git status with the action's safe settings, no secrets in its environment, tied to the repository found first. */
-async function status(cwd: string, pins: Record<string, string>): Promise<string[] | null> {
+async function status(cwd: string, dirs: GitDirs | undefined): Promise<string[] | null> {
+  const pins = dirs ? pinnedEnv(dirs) : {};
   try {
+    // In the action, git's own files are put back as they were when the model started (a no-op elsewhere).
+    if (dirs) await GitDirGuard.for(dirs).enforce();
     const args = [...SAFE_CONFIG, 'status', '--porcelain=v1', '-z', '--untracked-files=all', '--no-renames'];
     const { stdout } = await run('git', args, {
       cwd,
@@ -58,19 +62,18 @@ async function hashOf(root: string, path: string): Promise<string> {
 }
 
 export async function takeBaseline(root: string): Promise<Baseline> {
-  const dirs = locateGitDirs(root);
-  const pins = dirs ? pinnedEnv(dirs) : {};
-  const paths = await status(root, pins);
+  const dirs = locateGitDirs(root) ?? undefined;
+  const paths = await status(root, dirs);
   if (paths === null) return { isRepo: false, dirty: new Map() };
   const dirty = new Map<string, string>();
   await Promise.all(paths.map(async (p) => dirty.set(p, await hashOf(root, p))));
-  return { isRepo: true, dirty, pins };
+  return { isRepo: true, dirty, ...(dirs ? { dirs } : {}) };
 }
 
 /** Files the run changed, relative to the workspace, sorted; null when the workspace is not a git repository. */
 export async function changedSince(root: string, baseline: Baseline): Promise<string[] | null> {
   if (!baseline.isRepo) return null;
-  const paths = (await status(root, baseline.pins ?? {})) ?? [];
+  const paths = (await status(root, baseline.dirs)) ?? [];
   const changed = new Set<string>();
   for (const p of paths) {
     const before = baseline.dirty.get(p);

@@ -45,6 +45,16 @@ async function put(path: string, content: Buffer | null): Promise<void> {
  * `seal()` it does nothing: everything up to then is the action's own doing.
  */
 export class GitDirGuard {
+  /** One guard per repository in a process: the change listing after the loop checks the same seal as the commit. */
+  private static readonly byRepo = new Map<string, GitDirGuard>();
+
+  static for(dirs: GitDirs, log?: (message: string) => void): GitDirGuard {
+    const key = `${dirs.gitDir}\0${dirs.commonDir}`;
+    let guard = GitDirGuard.byRepo.get(key);
+    if (!guard) GitDirGuard.byRepo.set(key, (guard = new GitDirGuard(dirs, log)));
+    return guard;
+  }
+
   private sealed: { files: Snapshot; worktrees: Set<string> } | undefined;
   /** Commands started together (a diff and its stat) share one check. */
   private checking: Promise<string[]> | undefined;
