@@ -175,5 +175,9 @@ describe('git files planted during the run steer none of the action’s own git 
     expect(r.outputs['conclusion']).toBe('success');
     expect(await markersIn(markers)).toEqual([]);
     expectDelivered(world, 'agent/issue-3-add-is-broken');
+    // The model was told beforehand that the action commits and pushes for it.
+    expect(JSON.stringify(world.model.requests[0]!.body.system)).toMatch(
+      /commits and pushes your changes for you[^"]*do not run git commit, git push/,
+    );
   });
 });
