@@ -146,7 +146,7 @@ describe('git files planted during the run steer none of the action’s own git 
 
   it('Write only: each write into a .git is refused with a message that the action commits, the fix still lands', async () => {
     const ws = () => world!.work;
-    const evil = (m: string) => `[filter "evil"]\n\tclean = sh -c 'env > ${m}/ran.$$; cat'\n`;
+    const evil = (m: string) => `[filter "evil"]\n\tclean = sh -c 'env > ${m}/ran.$$ && cat'\n`;
     let markers = '';
     const refusedPaths = ['.git/commondir', '.git/config', '.git/info/attributes', '.git/objects/info/alternates', 'sub/.git'];
     world = await makeWorld({
