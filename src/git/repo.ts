@@ -1,4 +1,4 @@
-import { copyFile, mkdtemp, rm } from 'node:fs/promises';
+import { copyFile, mkdtemp, rm, stat, utimes } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { inheritedEnv, safeGit, type Git } from './safe.js';
@@ -47,6 +47,21 @@ function cutAtLine(text: string, maxChars: number): string {
   const lastNewline = text.lastIndexOf('\n', maxChars);
   const kept = text.slice(0, lastNewline > 0 ? lastNewline + 1 : maxChars);
   return `${kept}${kept.endsWith('\n') ? '' : '\n'}[… diff cut: ${text.length - kept.length} of ${text.length} characters not shown]\n`;
+}
+
+/**
+ * A copy of the index with the original's modification time: git trusts an entry's stat data
+ * only for files older than the index, so a fresh mtime would make a same-size edit made just
+ * after the checkout look unchanged.
+ */
+async function copyIndex(from: string, to: string): Promise<void> {
+  try {
+    await copyFile(from, to);
+    const { atime, mtime } = await stat(from);
+    await utimes(to, atime, mtime);
+  } catch {
+    // No index yet (a repository without commits): git starts an empty one.
+  }
 }
 
 export interface RepoOptions {
@@ -203,7 +218,7 @@ export class Repo {
     try {
       const realIndex = resolve(this.dir, (await this.raw(['rev-parse', '--git-path', 'index'])).trim());
       // Starting from the real index keeps its stat cache, so unchanged files are not re-hashed.
-      await copyFile(realIndex, env.GIT_INDEX_FILE).catch(() => undefined);
+      await copyIndex(realIndex, env.GIT_INDEX_FILE);
       await this.raw(['add', '--all', '--', '.'], env);
       return await fn(env);
     } finally {
