@@ -79,6 +79,20 @@ async function runOnIssue(w: World, inputs: Record<string, string>) {
   return w.run({ event: 'issue_comment', payload: commentPayload({ number: 3, body: '/agent fix it', by: alice, onPull: false }), inputs });
 }
 
+/** A comment on pull request 7, whose branch `fix-math` the world has. */
+async function runOnPull(w: World, inputs: Record<string, string>) {
+  const headSha = w.remoteGit(['rev-parse', 'fix-math']).trim();
+  w.sim.issues.set(7, {
+    number: 7,
+    title: 'Work on math',
+    body: '',
+    user: { login: 'bob' },
+    comments: [],
+    pull: { headRef: 'fix-math', headSha, headRepoFullName: `${OWNER}/${REPO}`, baseRef: 'main', files: [], diff: '' },
+  });
+  return w.run({ event: 'issue_comment', payload: commentPayload({ number: 7, body: '/agent fix it', by: alice, onPull: true }), inputs });
+}
+
 /** The delivered fix: the branch on the bare remote holds it. */
 function expectDelivered(w: World, branch: string): void {
   expect(w.remoteGit(['show', `${branch}:math.js`])).toMatch(/return a \+ b;/);
@@ -110,20 +124,7 @@ describe('git files planted during the run steer none of the action’s own git 
     const id = { GIT_AUTHOR_NAME: 'Bob', GIT_AUTHOR_EMAIL: 'b@e', GIT_COMMITTER_NAME: 'Bob', GIT_COMMITTER_EMAIL: 'b@e' };
     runGit(world.root, ['clone', '-q', '--branch', 'fix-math', `file://${world.bare}`, other.dir], env);
     runGit(other.dir, ['-c', 'core.hooksPath=/dev/null', 'commit', '-q', '--allow-empty', '-m', 'theirs'], { ...env, ...id });
-    const headSha = world.remoteGit(['rev-parse', 'fix-math']).trim();
-    world.sim.issues.set(7, {
-      number: 7,
-      title: 'Work on math',
-      body: '',
-      user: { login: 'bob' },
-      comments: [],
-      pull: { headRef: 'fix-math', headSha, headRepoFullName: `${OWNER}/${REPO}`, baseRef: 'main', files: [], diff: '' },
-    });
-    const r = await world.run({
-      event: 'issue_comment',
-      payload: commentPayload({ number: 7, body: '/agent fix it', by: alice, onPull: true }),
-      inputs: { sandbox: 'off' },
-    });
+    const r = await runOnPull(world, { sandbox: 'off' });
     expect(resultText(toolResults(world)[1]!)).toContain(ON_DISK);
     expect(r.outputs['conclusion']).toBe('success');
     expect(await markersIn(p.markers)).toEqual([]);
@@ -142,6 +143,16 @@ describe('git files planted during the run steer none of the action’s own git 
     expect(r.outputs['conclusion']).toBe('success');
     expect(await markersIn(p.markers)).toEqual([]);
     expectDelivered(world, 'agent/issue-3-add-is-broken');
+  });
+
+  it('in the sandbox, a pull request comment: no planted program runs, the fix is pushed to its branch', async () => {
+    const p = await plantingWorld(undefined, { 'fix-math': { 'notes.md': 'wip\n' } });
+    world = p.world;
+    const r = await runOnPull(world, { sandbox: 'strict' });
+    expect(resultText(toolResults(world)[0]!)).toMatch(/Read-only file system/);
+    expect(r.outputs['conclusion']).toBe('success');
+    expect(await markersIn(p.markers)).toEqual([]);
+    expectDelivered(world, 'fix-math');
   });
 
   it('Write only: each write into a .git is refused with a message that the action commits, the fix still lands', async () => {
