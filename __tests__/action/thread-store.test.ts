@@ -23,7 +23,7 @@ function thread(run: number, log: string[] = [], slept: number[] = []): Thread {
   const repo = Repo.open(fx.work, { env: fx.env });
   const io = { info: (m: string) => log.push(m) } as Pick<ActionIo, 'info'> as ActionIo;
   return new Thread({
-    git: Promise.resolve({ repo, netRepo: repo }),
+    git: Promise.resolve({ repo, netRepo: repo, seal: () => Promise.resolve() }),
     trigger,
     enabled: true,
     io,

@@ -1,4 +1,4 @@
-import { chmod, readFile, stat, writeFile } from 'node:fs/promises';
+import { chmod, readFile, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { BOT_IDENTITY, Repo } from '../../src/git/repo.js';
 import { shallowCheckout, type ShallowCheckout } from '../../test-support/git-remote.js';
@@ -198,5 +198,29 @@ describe('with a fresh checkout each', () => {
       await fx.write('.github/dependabot.yml', 'version: 2\n');
       expect(await repo.workflowChanges()).toEqual(['.github/workflows/x.yml']);
     });
+  });
+});
+
+describe('the diff of the work tree', () => {
+  it('shows a same-size edit made in the same second as the checkout (the staged copy of the index keeps its time)', async () => {
+    const fx = await shallowCheckout();
+    try {
+      // Only whole seconds and sizes compared, as where the change time is not trusted (and on a fast runner).
+      fx.git(fx.work, ['config', 'core.checkStat', 'minimal']);
+      const file = join(fx.work, 'src', 'app.txt');
+      // The index records the file at a whole second; the edit keeps its size and that time, and the
+      // index is no newer: only a racy-clean check of the content can tell the file changed.
+      const second = Math.floor(Date.now() / 1000) - 5;
+      await utimes(file, second, second);
+      fx.git(fx.work, ['update-index', '--refresh']);
+      await writeFile(file, 'one\nTWO\nthree\n');
+      await utimes(file, second, second);
+      await utimes(join(fx.work, '.git', 'index'), second, second);
+      const repo = Repo.open(fx.work, { env: fx.env });
+      expect(await repo.diff()).toContain('+TWO');
+      expect(await repo.changedFiles()).toEqual(['src/app.txt']);
+    } finally {
+      await fx.cleanup();
+    }
   });
 });

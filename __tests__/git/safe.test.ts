@@ -76,3 +76,39 @@ describe('inheritedEnv', () => {
     }
   });
 });
+
+describe('what the action gives its git', () => {
+  it('inherits no secret: not the inputs, runner tokens or keys, and no GIT_* variable', () => {
+    const saved = { ...process.env };
+    try {
+      Object.assign(process.env, {
+        'INPUT_GITHUB-TOKEN': 'x',
+        ACTIONS_RUNTIME_TOKEN: 'x',
+        ANTHROPIC_API_KEY: 'x',
+        GITHUB_TOKEN: 'x',
+        GIT_DIR: '/elsewhere',
+        SSH_AUTH_SOCK: '/tmp/agent.sock',
+      });
+      const env = inheritedEnv();
+      for (const name of ['INPUT_GITHUB-TOKEN', 'ACTIONS_RUNTIME_TOKEN', 'ANTHROPIC_API_KEY', 'GITHUB_TOKEN', 'GIT_DIR']) {
+        expect(env).not.toHaveProperty([name]);
+      }
+      expect(env['SSH_AUTH_SOCK']).toBe('/tmp/agent.sock');
+    } finally {
+      process.env = saved;
+    }
+  });
+
+  it('reads no global config: a filter a HOME config defines for every file never runs', async () => {
+    const { dir, env } = repo();
+    const marker = join(dir, 'filter-ran');
+    writeFileSync(join(dir, '.gitconfig'), `[filter "x"]\n\tclean = sh -c 'touch ${marker} && cat'\n`);
+    writeFileSync(join(dir, '.gitattributes'), '* filter=x\n');
+    writeFileSync(join(dir, 'file.txt'), 'content\n');
+    await safeGit(dir, env).raw(['add', '--all']);
+    expect(existsSync(marker)).toBe(false);
+    writeFileSync(join(dir, 'file.txt'), 'changed\n');
+    execFileSync('git', ['add', '--all'], { cwd: dir, env });
+    expect(existsSync(marker)).toBe(true);
+  });
+});

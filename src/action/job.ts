@@ -109,7 +109,8 @@ export class Job {
       const context = await early.context;
       // 4. Where the work goes; the first request does not wait for the checkout or the sandbox, the tools do.
       const work: Work = { git: await git, plan: context.pull ? pullPlan(context.pull) : await this.planFor(context, await git) };
-      const ready = Promise.all([credentials, checkout, preparing]);
+      // Once the checkout is done and its credentials are out, git's own files are kept as they are.
+      const ready = Promise.all([credentials, checkout, preparing]).then(() => work.git.seal());
       // 5. The loop.
       if (this.mode.prepare) await ready.then(() => this.mode.prepare?.(context, work));
       const asked = commandRun(context, (await trusted).extensions, this.mode, io);

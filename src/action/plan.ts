@@ -9,16 +9,30 @@ import { load } from './lazy.js';
 export interface Git {
   repo: Repo;
   netRepo: Repo;
+  /** Called once the workspace is ready for the model: git's own files are kept as they are now. */
+  seal(): Promise<void>;
 }
 
 /**
  * Commands that reach the origin get the token in their own environment, nowhere else. The
  * credential is scoped to the server's URL, so an origin elsewhere (a local path, another host)
- * never sees it, and no git process is needed to find out which kind of origin this is.
+ * never sees it, and no git process is needed to find out which kind of origin this is. Both
+ * handles are tied to the repository as found now, before the model runs, and share one guard.
  */
-export async function openGit(workspace: string, token: string, serverUrl: string): Promise<Git> {
-  const [{ Repo }, { authEnv }] = await Promise.all([load.repo(), load.credentials()]);
-  return { repo: Repo.open(workspace), netRepo: Repo.open(workspace, { env: authEnv(token, serverUrl) }) };
+export async function openGit(workspace: string, token: string, serverUrl: string, log?: (m: string) => void): Promise<Git> {
+  const [{ Repo }, { authEnv }, { locateGitDirs }, { GitDirGuard }] = await Promise.all([
+    load.repo(),
+    load.credentials(),
+    import('../git/git-dir.js'),
+    import('../git/guard.js'),
+  ]);
+  const dirs = locateGitDirs(workspace);
+  const guard = dirs ? GitDirGuard.for(dirs, log) : undefined;
+  return {
+    repo: Repo.open(workspace, { dirs, ...(guard ? { guard } : {}) }),
+    netRepo: Repo.open(workspace, { dirs, env: authEnv(token, serverUrl), ...(guard ? { guard } : {}) }),
+    seal: async () => guard?.seal(),
+  };
 }
 
 /** Where a pull request's work goes: its branch, or for a fork nowhere but its head commit. */

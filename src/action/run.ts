@@ -89,7 +89,7 @@ export async function runAction(deps: ActionDeps): Promise<ActionOutcome> {
   const early = new EarlyContext(gh, event, trigger, owner, name, identity);
   // The workspace's remote and the thread's earlier conversation are reads of the repository too:
   // they start now, so that their git processes run while GitHub answers.
-  const git = openGit(runner.GITHUB_WORKSPACE, settings.githubToken, runner.GITHUB_SERVER_URL);
+  const git = openGit(runner.GITHUB_WORKSPACE, settings.githubToken, runner.GITHUB_SERVER_URL, (m) => io.info(m));
   git.catch(() => undefined);
   const thread = new Thread({ git, trigger, enabled: settings.continueConversation, io, redactor, runUrl: runUrl(runner) });
   // The job's code (the loop, the tools, the modes, the report) is evaluated while GitHub answers.

@@ -1,5 +1,6 @@
 import { realpathSync } from 'node:fs';
 import type { Sandbox, SandboxOptions } from '../sandbox/index.js';
+import { locateGitDirs } from '../git/git-dir.js';
 import { toolEnvironment } from '../tools/env.js';
 import type { ActionIo } from './io.js';
 import { load } from './lazy.js';
@@ -24,12 +25,21 @@ export async function jobSandbox(
     workspace: realpathSync(runner.GITHUB_WORKSPACE),
     ...(env['HOME'] ? { home: env['HOME'] } : {}),
     hide,
-    readOnlyInWorkspace: ['.git/config', '.git/hooks'],
+    readOnlyInWorkspace: gitDirs(runner.GITHUB_WORKSPACE),
     env: toolEnvironment(env),
     githubHosted: env['RUNNER_ENVIRONMENT'] === 'github-hosted',
   });
   (sandbox.kind === 'none' && settings.sandbox !== 'off' ? io.warning : io.info)(`agent-action: ${sandbox.description}`);
   return sandbox;
+}
+
+/**
+ * The repository's whole git dir (and where a `.git` file points, when that is in the workspace):
+ * the action commits and pushes for the model, and its own git must find there only what it left.
+ */
+function gitDirs(workspace: string): string[] {
+  const dirs = locateGitDirs(workspace);
+  return [...new Set(['.git', ...(dirs ? [dirs.gitDir, dirs.commonDir] : [])])];
 }
 
 /** What the final comment must say about the sandbox: that commands ran without one, if they did. */

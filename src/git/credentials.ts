@@ -1,5 +1,7 @@
 import { execFileSync } from 'node:child_process';
-import { inheritedEnv, safeGit } from './safe.js';
+import { join } from 'node:path';
+import { locateGitDirs } from './git-dir.js';
+import { ISOLATED_ENV, inheritedEnv, safeGit } from './safe.js';
 
 interface Entry {
   key: string;
@@ -7,7 +9,21 @@ interface Entry {
 }
 
 function git(cwd: string, args: string[]): string {
-  return execFileSync('git', args, { cwd, env: inheritedEnv(), encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  return execFileSync('git', args, {
+    cwd,
+    env: { ...inheritedEnv(), ...ISOLATED_ENV },
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+}
+
+/**
+ * The repository's config file, found when the run starts: the token goes back into that file
+ * at the end, never into one a `commondir` or `.git` file written during the run points at.
+ */
+function configFile(cwd: string): string[] {
+  const dirs = locateGitDirs(cwd);
+  return dirs ? ['--file', join(dirs.commonDir, 'config')] : ['--local'];
 }
 
 /** The same without blocking, for the start of a run, when GitHub's answers are arriving meanwhile. */
@@ -16,10 +32,10 @@ function gitAsync(cwd: string, args: string[]): Promise<string> {
 }
 
 /** Entries of .git/config that carry a credential: checkout's auth header, or an include of its credentials file. */
-async function credentialEntries(cwd: string): Promise<Entry[]> {
+async function credentialEntries(cwd: string, file: string[]): Promise<Entry[]> {
   let listing = '';
   try {
-    listing = await gitAsync(cwd, ['config', '--local', '--null', '--get-regexp', '^(http\\..*\\.extraheader|includeif\\..*\\.path)$']);
+    listing = await gitAsync(cwd, ['config', ...file, '--null', '--get-regexp', '^(http\\..*\\.extraheader|includeif\\..*\\.path)$']);
   } catch {
     return [];
   }
@@ -39,11 +55,12 @@ async function credentialEntries(cwd: string): Promise<Entry[]> {
  * get credentials through their own environment instead. `restore` puts it back for later steps.
  */
 export async function takeCheckoutCredentials(cwd: string): Promise<{ taken: number; restore(): void }> {
-  const entries = await credentialEntries(cwd);
+  const file = configFile(cwd);
+  const entries = await credentialEntries(cwd, file);
   const keys = [...new Set(entries.map((e) => e.key))];
   for (const key of keys) {
     try {
-      await gitAsync(cwd, ['config', '--local', '--unset-all', key]);
+      await gitAsync(cwd, ['config', ...file, '--unset-all', key]);
     } catch {
       // Already gone: nothing to hide.
     }
@@ -53,7 +70,7 @@ export async function takeCheckoutCredentials(cwd: string): Promise<{ taken: num
     restore() {
       for (const e of entries) {
         try {
-          git(cwd, ['config', '--local', '--add', e.key, e.value]);
+          git(cwd, ['config', ...file, '--add', e.key, e.value]);
         } catch {
           // The workspace may be gone by the end of a cancelled job.
         }

@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { identityFor, type Identity } from './names.js';
-import { safeGit } from './safe.js';
+import { safeGit, type Git } from './safe.js';
 
 /** Our own refs outside branches and tags: `refs/agent-action/<letters, digits, / . _ ->`. */
 const REF = /^refs\/agent-action\/[A-Za-z0-9._/-]+$/;
@@ -33,13 +33,17 @@ type ScratchGit = (args: string[], extraEnv?: Record<string, string>) => Promise
  * and leaves nothing in the workspace's `.git`.
  */
 export class RefStore {
+  /**
+   * @param workspace git in the workspace (pinned to its repository), for the origin's URL
+   * @param env the environment of every command, the scratch repository's included (credentials)
+   */
   constructor(
-    private readonly dir: string,
+    private readonly workspace: Git,
     private readonly env: Record<string, string>,
   ) {}
 
   private async scratch<T>(fn: (git: ScratchGit, url: string, tmp: string) => Promise<T>): Promise<T> {
-    const url = (await safeGit(this.dir, this.env).raw(['remote', 'get-url', 'origin'])).trim();
+    const url = (await this.workspace.raw(['remote', 'get-url', 'origin'])).trim();
     const tmp = await mkdtemp(join(tmpdir(), 'agent-ref-'));
     try {
       const repo = join(tmp, 'store.git');
@@ -54,7 +58,7 @@ export class RefStore {
   async read(ref: string, file: string, maxBytes: number): Promise<StoredFile | ReadMiss> {
     requireRef(ref, file);
     // Asking origin takes no lock and writes nothing: the scratch repository is made only to fetch.
-    const remote = await safeGit(this.dir, this.env).raw(['ls-remote', 'origin', ref]);
+    const remote = await this.workspace.raw(['ls-remote', 'origin', ref]);
     if (!remote.split('\n').some((line) => line.endsWith(`\t${ref}`))) return { missing: 'none' };
     return this.scratch(async (git, url) => {
       await git(['fetch', '--quiet', '--no-tags', url, `+${ref}:${ref}`]);

@@ -1,7 +1,9 @@
-import { copyFile, mkdtemp, rm } from 'node:fs/promises';
+import { copyFile, mkdtemp, rm, stat, utimes } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { inheritedEnv, safeGit, type Git } from './safe.js';
+import { locateGitDirs, pinnedEnv, type GitDirs } from './git-dir.js';
+import type { GitDirGuard } from './guard.js';
 import { RefStore } from './ref-store.js';
 import { cleanIdentity, identityFor, type Identity } from './names.js';
 
@@ -47,18 +49,48 @@ function cutAtLine(text: string, maxChars: number): string {
   return `${kept}${kept.endsWith('\n') ? '' : '\n'}[… diff cut: ${text.length - kept.length} of ${text.length} characters not shown]\n`;
 }
 
+/**
+ * A copy of the index with the original's modification time: git trusts an entry's stat data
+ * only for files older than the index, so a fresh mtime would make a same-size edit made just
+ * after the checkout look unchanged.
+ */
+async function copyIndex(from: string, to: string): Promise<void> {
+  try {
+    await copyFile(from, to);
+    const { atime, mtime } = await stat(from);
+    await utimes(to, atime, mtime);
+  } catch {
+    // No index yet (a repository without commits): git starts an empty one.
+  }
+}
+
+export interface RepoOptions {
+  env?: Record<string, string>;
+  /** Where the repository is, found before the model ran; found now when not given. */
+  dirs?: GitDirs | null;
+  /** Puts back git's own files the run changed before each command (shared by handles of one workspace). */
+  guard?: GitDirGuard;
+}
+
 export class Repo {
   private constructor(
     private readonly dir: string,
     private readonly env: Record<string, string>,
+    /** GIT_DIR, GIT_COMMON_DIR and GIT_WORK_TREE: what the work tree holds later cannot move them. */
+    private readonly pins: Record<string, string>,
+    private readonly guard: GitDirGuard | undefined,
   ) {}
 
-  static open(dir: string, opts: { env?: Record<string, string> } = {}): Repo {
-    return new Repo(resolve(dir), { ...inheritedEnv(), GIT_TERMINAL_PROMPT: '0', ...opts.env });
+  static open(dir: string, opts: RepoOptions = {}): Repo {
+    const dirs = opts.dirs === undefined ? locateGitDirs(dir) : opts.dirs;
+    const env = { ...inheritedEnv(), GIT_TERMINAL_PROMPT: '0', ...opts.env };
+    return new Repo(resolve(dir), env, dirs ? pinnedEnv(dirs) : {}, opts.guard);
   }
 
   private git(extraEnv: Record<string, string> = {}): Git {
-    return safeGit(this.dir, { ...this.env, ...extraEnv });
+    const git = safeGit(this.dir, { ...this.env, ...this.pins, ...extraEnv });
+    const guard = this.guard;
+    return guard ? { raw: async (args) => (await guard.enforce(), git.raw(args)) } : git;
   }
 
   private raw(args: string[], extraEnv?: Record<string, string>): Promise<string> {
@@ -186,7 +218,7 @@ export class Repo {
     try {
       const realIndex = resolve(this.dir, (await this.raw(['rev-parse', '--git-path', 'index'])).trim());
       // Starting from the real index keeps its stat cache, so unchanged files are not re-hashed.
-      await copyFile(realIndex, env.GIT_INDEX_FILE).catch(() => undefined);
+      await copyIndex(realIndex, env.GIT_INDEX_FILE);
       await this.raw(['add', '--all', '--', '.'], env);
       return await fn(env);
     } finally {
@@ -253,7 +285,7 @@ export class Repo {
 
   /** Hidden refs of origin that hold one file each (stored conversations), with this handle's credentials. */
   refStore(): RefStore {
-    return new RefStore(this.dir, this.env);
+    return new RefStore(this.git(), this.env);
   }
 
   async workflowChanges(): Promise<string[]> {

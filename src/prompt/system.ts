@@ -16,7 +16,7 @@ function closing(mode: SystemPromptOptions['mode']): string {
     return 'You are reviewing a pull request: change nothing, post findings with ReviewComment, and end with the summary for the review body.';
   }
   return mode === 'action'
-    ? 'Do not commit or push: the action commits your changes and reports them. End with a short summary for the pull request comment: what you changed and why, how you verified it, and anything left to do.'
+    ? 'The action stages, commits and pushes your changes for you when you finish: do not run git commit, git push or other commands that write to .git (it is read-only to your commands), and do not write files under .git. End with a short summary for the pull request comment: what you changed and why, how you verified it, and anything left to do.'
     : 'Do not commit: the user reviews your changes. End with a short summary: what you changed and why, how you verified it, and anything left to do.';
 }
 

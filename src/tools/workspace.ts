@@ -2,6 +2,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import picomatch from 'picomatch';
 import { isInside } from '../core/paths.js';
+import { locateGitDirs } from '../git/git-dir.js';
 import { ToolError } from './tool-error.js';
 
 /**
@@ -82,21 +83,32 @@ function protectedReason(relative: string, mode: AccessMode): string | undefined
   return undefined;
 }
 
+/** True when relative names a `.git` entry or something inside one, at any depth (a nested repository's too). */
+function inGitDir(relative: string): boolean {
+  return relative.split(path.sep).some((s) => s.toLowerCase() === '.git');
+}
+
+const GIT_WRITE_REFUSED =
+  "is in git's own files (.git). The action stages, commits and pushes your changes itself when you finish: change only the work tree, and do not write under .git or run git commit or git push.";
+
 /** The directory the agent works in; every file path a tool touches goes through resolve(). */
 export class Workspace {
   private constructor(
     readonly root: string,
     private readonly runnerTemp: string | undefined,
+    /** The repository's git dirs when a `.git` file puts them elsewhere in the workspace. */
+    private readonly gitDirs: readonly string[] = [],
   ) {}
 
   static async open(root: string, options: WorkspaceOptions = {}): Promise<Workspace> {
     const realRoot = await fs.realpath(root);
+    const dirs = locateGitDirs(realRoot);
     const temp = options.runnerTemp;
     const realTemp = temp ? await resolveReal(path.resolve(temp)) : undefined;
     // A workspace placed inside RUNNER_TEMP would refuse everything, so the rule only applies
     // when the temp dir is somewhere else (outside, or nested inside the workspace).
     const guardTemp = realTemp && !isInside(realRoot, realTemp) ? realTemp : undefined;
-    return new Workspace(realRoot, guardTemp);
+    return new Workspace(realRoot, guardTemp, dirs ? [dirs.gitDir, dirs.commonDir] : []);
   }
 
   /** Absolute real path for filePath (absolute or workspace-relative), or a ToolError. */
@@ -115,6 +127,7 @@ export class Workspace {
     if (this.runnerTemp && isInside(real, this.runnerTemp)) {
       throw new ToolError(`Refused: ${filePath} is in the runner's temp directory. ${allowed}.`);
     }
+    if (mode === 'write' && this.isGitPath(asked, real)) throw new ToolError(`Refused: ${filePath} ${GIT_WRITE_REFUSED}`);
     for (const candidate of [real, asked]) {
       const reason = protectedReason(path.relative(this.root, candidate), mode);
       if (reason) {
@@ -124,6 +137,11 @@ export class Workspace {
       }
     }
     return real;
+  }
+
+  private isGitPath(asked: string, real: string): boolean {
+    if ([asked, real].some((p) => inGitDir(path.relative(this.root, p)))) return true;
+    return this.gitDirs.some((dir) => isInside(real, dir));
   }
 
   /** Path relative to the root for display, '.' for the root itself. */

@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { closeSync, constants, fstatSync, openSync, promises as fs, readSync } from 'node:fs';
 import path from 'node:path';
 import picomatch from 'picomatch';
+import { SAFE_CONFIG } from '../../git/safe.js';
 import { ToolError } from '../tool.js';
 
 export interface GitResult {
@@ -23,11 +24,15 @@ function numericCode(error: Error & { code?: unknown }): number {
   return typeof error.code === 'number' ? error.code : -1;
 }
 
-/** Runs git with argv (never a shell); a non-zero exit is a result, not an exception. */
+/**
+ * Runs git with argv (never a shell); a non-zero exit is a result, not an exception. It runs in
+ * the action's process, outside any sandbox, so it gets the same settings as the action's own git:
+ * no hook, fsmonitor or other program the work tree could name.
+ */
 export function runGit(args: string[], options: GitOptions): Promise<GitResult> {
   const { cwd, env, signal, maxBuffer = 64 * 1024 * 1024 } = options;
   return new Promise((resolve, reject) => {
-    execFile('git', args, { cwd, env, signal, maxBuffer, encoding: 'utf8' }, (error, stdout, stderr) => {
+    execFile('git', [...SAFE_CONFIG, ...args], { cwd, env, signal, maxBuffer, encoding: 'utf8' }, (error, stdout, stderr) => {
       if (!error) return resolve({ code: 0, stdout, stderr, truncated: false });
       if (error.name === 'AbortError') return reject(new ToolError('Cancelled.'));
       const truncated = 'code' in error && error.code === 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER';

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { SAFE_CONFIG } from '../../git/safe.js';
 import { comparePaths, type GitOptions } from './files.js';
 import type { FileHits, GrepMode, GrepQuery, GrepResult } from './grep-types.js';
 import { ToolError } from '../tool.js';
@@ -89,7 +90,8 @@ interface GrepRun {
 function runGitGrep(args: string[], options: GitOptions, parser: GrepOutputParser, maxEntries: number): Promise<GrepRun> {
   return new Promise((resolve, reject) => {
     const { cwd, env, signal } = options;
-    const child = spawn('git', args, { cwd, env, signal, stdio: ['ignore', 'pipe', 'pipe'] });
+    // Outside any sandbox, like the action's own git: no program the work tree names may run.
+    const child = spawn('git', [...SAFE_CONFIG, ...args], { cwd, env, signal, stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
     let stopped = false;
     child.stderr.setEncoding('utf8');
