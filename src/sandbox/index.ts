@@ -1,7 +1,9 @@
+import type { CommandWrap, ConfinedPaths } from '../core/confine.js';
 import { bwrapArgs, limitProcesses, type BwrapLayout } from './bwrap-args.js';
 import { joinCgroup, removeCgroup, usableCgroup } from './cgroup.js';
 import { describeSandbox, describeUnsandboxed, OFF_DESCRIPTION, strictFailure, unavailableReason } from './describe.js';
 import { findOnPath, findWorkingLayout, isExecutable, type Found } from './probe.js';
+import { Placeholder } from './placeholder.js';
 import { defaultRun } from './run.js';
 import { SandboxUnavailableError, type Sandbox, type SandboxOptions } from './types.js';
 
@@ -22,12 +24,21 @@ function unsandboxed(o: SandboxOptions, reason: string): Sandbox {
 }
 
 function bubblewrap(bwrap: string, layout: BwrapLayout, limit: number, cgroup: string | undefined, found: Found): Sandbox {
+  const placeholder = new Placeholder();
+  const wrapIn = (l: BwrapLayout) => (argv: string[]) => joinCgroup(cgroup, [bwrap, ...bwrapArgs(l, limitProcesses(argv, limit))]);
+  // The deny rules are known (and the checkout done) only once the tools start, after the probe.
+  const confine = (paths: ConfinedPaths) =>
+    paths.unreadable.length + paths.readOnly.length === 0
+      ? wrapIn(layout)
+      : wrapIn({ ...layout, confined: { ...paths, placeholder: placeholder.file() } });
+  const wrap: CommandWrap = Object.assign(wrapIn(layout), { confine });
   return {
     kind: 'bubblewrap',
     description: describeSandbox(layout, limit, cgroup, found.apparmor),
-    wrap: (argv) => joinCgroup(cgroup, [bwrap, ...bwrapArgs(layout, limitProcesses(argv, limit))]),
+    wrap,
     processesLimited: cgroup !== undefined || layout.user.kind === 'unprivileged',
     dispose: async () => {
+      await placeholder.remove();
       if (cgroup) await removeCgroup(cgroup);
     },
   };
