@@ -3,7 +3,7 @@ import path from 'node:path';
 import { parse } from 'unbash';
 import type { Command, Word } from 'unbash';
 import { denyPatterns } from './hidden.js';
-import { locate, matchesPath, realPathSync, type PathCandidate, type PathPattern } from './paths.js';
+import { locate, matchesPath, patternSet, realPathSync, type PathCandidate, type PathPattern, type PatternSet } from './paths.js';
 import type { Rule, Rules } from './rules.js';
 
 /**
@@ -37,9 +37,19 @@ const WRITE_OPERATORS = new Set(['>', '>>', '>|', '&>', '&>>', '<>']);
 const PIECES = /[\s'"`(),;=<>|&{}[\]]+/;
 const GLOB = /[*?[]/;
 
+interface Denies {
+  list: { rule: Rule; pattern: PathPattern }[];
+  /** All of them at once: most words match none, and this says so in one test. */
+  any: PatternSet;
+}
+
 interface Patterns {
-  read: { rule: Rule; pattern: PathPattern }[];
-  edit: { rule: Rule; pattern: PathPattern }[];
+  read: Denies;
+  edit: Denies;
+}
+
+function denies(list: Denies['list']): Denies {
+  return { list, any: patternSet(list.map((d) => d.pattern)) };
 }
 
 function basename(value: string): string {
@@ -67,10 +77,11 @@ function candidates(p: string, root: string): PathCandidate[] {
   return real === undefined ? [lexical] : [lexical, locate(real, realRoot)];
 }
 
-function hit(word: string, list: Patterns['read'], root: string, home: string): PathHit | undefined {
+function hit(word: string, d: Denies, root: string, home: string): PathHit | undefined {
   for (const piece of pieces(word, home)) {
     const found = candidates(piece, root);
-    const deny = list.find(({ pattern }) => found.some((c) => matchesPath(pattern, c)));
+    if (!found.some((c) => d.any.matches(c))) continue;
+    const deny = d.list.find(({ pattern }) => found.some((c) => matchesPath(pattern, c)));
     if (deny) return { rule: deny.rule, word };
   }
   return undefined;
@@ -127,7 +138,7 @@ function check(patterns: Patterns, command: string, root: string, home: string):
     const found = hit(word, patterns.read, root, home);
     if (found) return found;
   }
-  if (patterns.edit.length === 0) return undefined;
+  if (patterns.edit.list.length === 0) return undefined;
   for (const word of writtenWords(script)) {
     const found = hit(word, patterns.edit, root, home);
     if (found) return found;
@@ -138,7 +149,7 @@ function check(patterns: Patterns, command: string, root: string, home: string):
 /** The check for these rules, or undefined when no Read or Edit deny rule has a path to protect. */
 export function bashPathCheck(rules: Pick<Rules, 'deny'>, home = os.homedir()): BashPathCheck | undefined {
   const all = { allow: [], ...rules };
-  const patterns = { read: denyPatterns(all, 'Read', home), edit: denyPatterns(all, 'Edit', home) };
-  if (patterns.read.length === 0 && patterns.edit.length === 0) return undefined;
+  const patterns = { read: denies(denyPatterns(all, 'Read', home)), edit: denies(denyPatterns(all, 'Edit', home)) };
+  if (patterns.read.list.length === 0 && patterns.edit.list.length === 0) return undefined;
   return (command, root) => check(patterns, command, root, home);
 }

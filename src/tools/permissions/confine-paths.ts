@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { ConfinedPaths } from '../../core/confine.js';
 import { denyPatterns } from './hidden.js';
-import { matchesPath, type PathPattern } from './paths.js';
+import { patternSet, type PatternSet } from './paths.js';
 import type { Rules } from './rules.js';
 
 /**
@@ -19,19 +19,20 @@ import type { Rules } from './rules.js';
 const NEW_FILE = '\u0001';
 
 interface Walk {
-  read: PathPattern[];
-  edit: PathPattern[];
+  read: PatternSet | undefined;
+  edit: PatternSet | undefined;
   root: string;
   out: { unreadable: { path: string; kind: 'dir' | 'file' }[]; readOnly: string[] };
 }
 
-function matchesAny(patterns: readonly PathPattern[], root: string, relative: string): boolean {
-  return patterns.some((p) => matchesPath(p, { relative, absolute: path.join(root, relative) }));
+// The walk goes top down and stops at a directory taken whole, so a path's parents are known not to match.
+function matchesAny(set: PatternSet | undefined, root: string, relative: string): boolean {
+  return set?.matchesExactly(relative, path.join(root, relative)) ?? false;
 }
 
 /** Matched itself, or every file it may come to hold is. */
-function coversDir(patterns: readonly PathPattern[], root: string, relative: string): boolean {
-  return matchesAny(patterns, root, relative) || matchesAny(patterns, root, `${relative}/${NEW_FILE}`);
+function coversDir(set: PatternSet | undefined, root: string, relative: string): boolean {
+  return matchesAny(set, root, relative) || matchesAny(set, root, `${relative}/${NEW_FILE}`);
 }
 
 async function visitEntry(w: Walk, entry: Dirent, relative: string, readOnlyAbove: boolean): Promise<void> {
@@ -41,7 +42,7 @@ async function visitEntry(w: Walk, entry: Dirent, relative: string, readOnlyAbov
     const readOnly = !readOnlyAbove && coversDir(w.edit, w.root, relative);
     if (readOnly) w.out.readOnly.push(abs);
     // Under a read-only directory only Read denies are left to find.
-    if (entry.name === '.git' || ((readOnly || readOnlyAbove) && w.read.length === 0)) return;
+    if (entry.name === '.git' || ((readOnly || readOnlyAbove) && !w.read)) return;
     return visitDir(w, relative, readOnly || readOnlyAbove);
   }
   if (!entry.isFile()) return; // symlinks, sockets, devices: nothing to mount over
@@ -56,13 +57,12 @@ async function visitDir(w: Walk, relative: string, readOnlyAbove: boolean): Prom
 
 /** Where the Read and Edit deny rules apply under root (a real path), as existing absolute paths. */
 export async function confinedPaths(rules: Rules, root: string, home = os.homedir()): Promise<ConfinedPaths> {
-  const w: Walk = {
-    read: denyPatterns(rules, 'Read', home).map((p) => p.pattern),
-    edit: denyPatterns(rules, 'Edit', home).map((p) => p.pattern),
-    root,
-    out: { unreadable: [], readOnly: [] },
+  const set = (tool: 'Read' | 'Edit') => {
+    const patterns = denyPatterns(rules, tool, home).map((p) => p.pattern);
+    return patterns.length > 0 ? patternSet(patterns) : undefined;
   };
-  if (w.read.length > 0 || w.edit.length > 0) await visitDir(w, '', false);
+  const w: Walk = { read: set('Read'), edit: set('Edit'), root, out: { unreadable: [], readOnly: [] } };
+  if (w.read || w.edit) await visitDir(w, '', false);
   // Parents before children: a read-only directory is mounted before a file inside it is hidden.
   w.out.unreadable.sort((a, b) => (a.path < b.path ? -1 : 1));
   w.out.readOnly.sort();

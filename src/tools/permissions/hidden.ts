@@ -1,6 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
-import { compilePathPattern, matchesPath, type PathPattern } from './paths.js';
+import { compilePathPattern, patternSet, type PathPattern } from './paths.js';
 import type { Rule, Rules } from './rules.js';
 
 /**
@@ -20,10 +20,24 @@ export function denyPatterns(rules: Rules, tool: 'Read' | 'Edit', home = os.home
 export function readDenied(rules: Rules, root: string, home = os.homedir()): HiddenPath | undefined {
   const patterns = denyPatterns(rules, 'Read', home).map((p) => p.pattern);
   if (patterns.length === 0) return undefined;
-  return (relative) => {
-    const candidate = { relative, absolute: path.join(root, relative) };
-    return patterns.some((p) => matchesPath(p, candidate));
+  const set = patternSet(patterns);
+  // A search asks about thousands of files in a few hundred directories: each directory is tested once.
+  const dirs = new Map<string, boolean>();
+  const hidden = (relative: string): boolean => {
+    const absolute = path.join(root, relative);
+    if (relative === '') return set.matches({ relative, absolute });
+    if (set.matchesExactly(relative, absolute)) return true;
+    const parent = path.posix.dirname(relative);
+    const dir = parent === '.' ? '' : parent;
+    let known = dirs.get(dir);
+    if (known === undefined) {
+      if (dirs.size > 100_000) dirs.clear();
+      known = hidden(dir);
+      dirs.set(dir, known);
+    }
+    return known;
   };
+  return hidden;
 }
 
 /** Hidden when any source hides it; each source is one more reason (deny rules, credential files...). */
