@@ -119,6 +119,12 @@ describe('deny rules in the sandbox mount namespace', () => {
     expect(await fs.readFile(path.join(ws, 'evil.yml'), 'utf8')).toMatch(/pull_request_target/);
   });
 
+  it('keeps running commands when a hidden file is removed from outside the sandbox', async () => {
+    await fs.rm(path.join(ws, 'certs', 'server.pem'));
+    expect(await bash('echo still-runs')).toContain('still-runs');
+    expect(await bash('cat .env 2>&1')).toMatch(/Permission denied/);
+  });
+
   it('mounts read-only paths before hiding files, after the workspace', () => {
     const args = bwrapArgs(
       {

@@ -1,3 +1,4 @@
+import { lstatSync } from 'node:fs';
 import type { CommandWrap, ConfinedPaths } from '../core/confine.js';
 import { bwrapArgs, limitProcesses, type BwrapLayout } from './bwrap-args.js';
 import { joinCgroup, removeCgroup, usableCgroup } from './cgroup.js';
@@ -23,14 +24,22 @@ function unsandboxed(o: SandboxOptions, reason: string): Sandbox {
   return none(describeUnsandboxed(reason));
 }
 
+function stillThere(paths: ConfinedPaths): ConfinedPaths {
+  const exists = (p: string) => lstatSync(p, { throwIfNoEntry: false }) !== undefined;
+  return { unreadable: paths.unreadable.filter((u) => exists(u.path)), readOnly: paths.readOnly.filter(exists) };
+}
+
 function bubblewrap(bwrap: string, layout: BwrapLayout, limit: number, cgroup: string | undefined, found: Found): Sandbox {
   const placeholder = new Placeholder();
   const wrapIn = (l: BwrapLayout) => (argv: string[]) => joinCgroup(cgroup, [bwrap, ...bwrapArgs(l, limitProcesses(argv, limit))]);
   // The deny rules are known (and the checkout done) only once the tools start, after the probe.
-  const confine = (paths: ConfinedPaths) =>
-    paths.unreadable.length + paths.readOnly.length === 0
-      ? wrapIn(layout)
-      : wrapIn({ ...layout, confined: { ...paths, placeholder: placeholder.file() } });
+  const confine = (paths: ConfinedPaths) => {
+    if (paths.unreadable.length + paths.readOnly.length === 0) return wrapIn(layout);
+    const file = placeholder.file();
+    // bwrap refuses to mount over a path that is gone (a hook may have removed one): each command
+    // mounts what is still there.
+    return (argv: string[]) => wrapIn({ ...layout, confined: { ...stillThere(paths), placeholder: file } })(argv);
+  };
   const wrap: CommandWrap = Object.assign(wrapIn(layout), { confine });
   return {
     kind: 'bubblewrap',
