@@ -5,6 +5,7 @@ import { bashPathCheck } from '../../src/tools/permissions/bash-paths.js';
 import { confinedPaths } from '../../src/tools/permissions/confine-paths.js';
 import { hiddenByAny, hiddenPaths } from '../../src/tools/permissions/hidden.js';
 import { loadRules } from '../../src/tools/permissions/rules.js';
+import { withPermissions } from '../../src/tools/permissions/with-permissions.js';
 
 const HOME = '/home/nobody';
 
@@ -112,5 +113,35 @@ describe('Bash commands naming a denied path (no sandbox)', () => {
     await symlink('.env', join(root, 'innocent'));
     const check = bashPathCheck(await rulesOf('Read(.env)'), HOME)!;
     expect(check('cat innocent', root)).toEqual(expect.objectContaining({ word: 'innocent' }));
+  });
+});
+
+describe('withPermissions and the sandbox', () => {
+  const inner = (ran: string[]) => ({
+    specs: () => [],
+    isReadOnly: () => false,
+    execute: (call: { input: unknown }) => {
+      ran.push(String((call.input as { command: string }).command));
+      return Promise.resolve({ isError: false, content: 'ran' });
+    },
+  });
+
+  it('checks the words of Bash commands only when no sandbox enforces the rules', async () => {
+    const root = await tree({ '.env': 'S' });
+    const rules = await rulesOf('Read(.env)');
+    for (const confined of [true, false]) {
+      const ran: string[] = [];
+      const set = withPermissions(inner(ran), rules, root, { bashConfined: Promise.resolve(confined) });
+      const r = await set.execute({ id: 't', name: 'Bash', input: { command: 'cat .env' } }, new AbortController().signal);
+      if (confined) {
+        expect(ran).toEqual(['cat .env']);
+      } else {
+        expect(ran).toEqual([]);
+        expect(r).toEqual({
+          isError: true,
+          content: expect.stringMatching(/^Permission denied: the deny rule Read\(\.env\) \(disallowed-tools\) matches `\.env`/),
+        });
+      }
+    }
   });
 });
