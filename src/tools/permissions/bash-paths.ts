@@ -1,7 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
 import { parse } from 'unbash';
-import type { Command, Word } from 'unbash';
 import { denyPatterns } from './hidden.js';
 import { locate, matchesPath, patternSet, realPathSync, type PathCandidate, type PathPattern, type PatternSet } from './paths.js';
 import type { Rule, Rules } from './rules.js';
@@ -100,12 +99,26 @@ function* nodes(node: unknown): Generator<Record<string, unknown>> {
   }
 }
 
-function isWord(node: Record<string, unknown>): node is Record<string, unknown> & Word {
-  return node['type'] === 'Word' && typeof node['value'] === 'string';
+interface WordNode {
+  type: 'Word';
+  value: string;
 }
 
-function writes(cmd: Command): boolean {
-  const words = [cmd.name, ...cmd.suffix].filter((w): w is Word => w?.type === 'Word').map((w) => w.value);
+function isWord(node: unknown): node is WordNode {
+  return isRecord(node) && node['type'] === 'Word' && typeof node['value'] === 'string';
+}
+
+/** A command's own words (name, arguments, assignments' values), not those of commands nested in it. */
+function commandWords(node: Record<string, unknown>): string[] {
+  const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+  return [node['name'], ...list(node['suffix']), ...list(node['prefix'])].flatMap((item) => {
+    if (isWord(item)) return [item.value];
+    const value = isRecord(item) && item['type'] === 'Assignment' ? item['value'] : undefined;
+    return isWord(value) ? [value.value] : [];
+  });
+}
+
+function writes(words: readonly string[]): boolean {
   return words.some(
     (w, i) => WRITERS.has(basename(w)) || (IN_PLACE.has(basename(w)) && words.slice(i + 1).some((a) => /^(-i|--in-place)/.test(a))),
   );
@@ -115,14 +128,10 @@ function writes(cmd: Command): boolean {
 function writtenWords(tree: unknown): string[] {
   const out: string[] = [];
   for (const node of nodes(tree)) {
-    if (node['type'] === 'Command' && writes(node as unknown as Command)) {
-      const cmd = node as unknown as Command;
-      for (const w of [cmd.name, ...cmd.suffix, ...cmd.prefix]) if (w?.type === 'Word') out.push(w.value);
-    }
+    const words = node['type'] === 'Command' ? commandWords(node) : [];
+    if (writes(words)) out.push(...words);
     const target = node['target'];
-    if (node['type'] === 'Redirect' && WRITE_OPERATORS.has(String(node['operator'])) && isRecord(target) && isWord(target)) {
-      out.push(target.value);
-    }
+    if (node['type'] === 'Redirect' && WRITE_OPERATORS.has(String(node['operator'])) && isWord(target)) out.push(target.value);
   }
   return out;
 }
@@ -133,7 +142,7 @@ function check(patterns: Patterns, command: string, root: string, home: string):
   if (error) return { unparsable: `${error.message} at offset ${error.pos}` };
   // unbash computes some fields lazily (an assignment's value); its JSON form holds them all.
   const script: unknown = JSON.parse(JSON.stringify(parsed));
-  const words = [...nodes(script)].filter(isWord).map((w) => w.value);
+  const words = [...nodes(script)].flatMap((n) => (isWord(n) ? [n.value] : []));
   for (const word of words) {
     const found = hit(word, patterns.read, root, home);
     if (found) return found;
