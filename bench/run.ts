@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { actionStartup, ANSWER_DELAY_MS, buildSdkFloor, cliStartup } from './startup.js';
 import { cachePerformance, contextEconomy, loopOverhead, memoryPeak } from './loop.js';
 import { searchSpeed } from './search.js';
+import { denyCost } from './deny.js';
 import { bundleSize } from './bundle.js';
 import { mcpStartup, subagentFanOut } from './extensions.js';
 import { providerRuns } from './providers.js';
@@ -82,6 +83,22 @@ try {
     console.log(row('files found by git grep / by Grep (node_modules left out by both)', `${s.found.gitGrep} / ${s.found.grep}`));
     console.log(row(`grep -r in node_modules, ${s.ignored} files (baseline)`, fmt(s.grepR), '1.00x'));
     console.log(row('Grep with path node_modules (ignored by git, so walked and read)', fmt(s.walk), `${(s.walk / s.grepR).toFixed(2)}x`));
+  }
+  if (want('deny')) {
+    const d = await denyCost();
+    console.log(`\n# ${d.rules} deny rules over a tree of ${d.files} files (medians of 9)`);
+    console.log(row('paths they cover when the tools start', `${d.unreadable} unreadable, ${d.readOnly} read-only`));
+    console.log(row('expanding the rules over the tree, once per run', fmt(d.expand)));
+    const how = d.sandboxed ? 'in bubblewrap' : 'WITHOUT bubblewrap';
+    console.log(row(`one command (true) ${how}, no deny rules (baseline)`, fmt(d.plainCommand), '1.00x'));
+    console.log(
+      row(`one command (true) ${how}, the rules mounted`, fmt(d.confinedCommand), `${(d.confinedCommand / d.plainCommand).toFixed(2)}x`),
+    );
+    console.log(row('checking one command line for denied paths (no sandbox)', `${(d.wordCheck * 1000).toFixed(0)} µs`));
+    console.log(row('Grep over the tree, no hidden files (baseline)', fmt(d.grep), '1.00x'));
+    console.log(
+      row('Grep over the tree, Read-denied files skipped and counted', fmt(d.grepHidden), `${(d.grepHidden / d.grep).toFixed(2)}x`),
+    );
   }
   if (want('extensions')) {
     const m = await mcpStartup(dir, Math.max(5, Math.floor(RUNS / 2)));

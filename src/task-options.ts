@@ -5,6 +5,7 @@ import type { ToolSet } from './core/tools.js';
 import type { LoopSettings } from './settings.js';
 import type { TaskEvents } from './task-events.js';
 import type { HookSettings } from './tools/hooks/index.js';
+import type { CommandWrap } from './core/confine.js';
 import type { RuleLists } from './tools/permissions/rules.js';
 import type { Skill } from './extensions/index.js';
 
@@ -37,7 +38,7 @@ export interface TaskOptions {
   /** Started at; the deadline counts from here. */
   startedAt?: number;
   /** Turns each Bash command's argv into the one that runs it (the sandbox); may still be in preparation. */
-  wrap?: Promise<(argv: string[]) => string[]>;
+  wrap?: Promise<CommandWrap>;
   /**
    * Resolves once the workspace may be used (a checkout still under way): the first request does
    * not wait for it, the tools, hooks and the changes' baseline do. If it fails, the run stops and

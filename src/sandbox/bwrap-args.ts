@@ -1,3 +1,4 @@
+import type { ConfinedPaths } from '../core/confine.js';
 import { isInside } from '../core/paths.js';
 import type { NetworkMode } from './types.js';
 
@@ -24,6 +25,8 @@ export interface BwrapLayout {
   network: NetworkMode;
   env: Record<string, string>;
   user: UserMapping;
+  /** The deny rules' paths, mounted last; unreadable files get placeholder (mode 000) bound over them. */
+  confined?: ConfinedPaths & { placeholder: string };
 }
 
 function userArgs(user: UserMapping): string[] {
@@ -40,6 +43,16 @@ function userArgs(user: UserMapping): string[] {
 /** A dir gets an empty tmpfs, a file /dev/null: bwrap can mount over either, but not delete it. */
 function hideArgs(entry: HiddenPath): string[] {
   return entry.kind === 'dir' ? ['--tmpfs', entry.path] : ['--ro-bind', '/dev/null', entry.path];
+}
+
+/** Edit-denied paths read-only, then Read-denied ones replaced by what no one in the sandbox can open. */
+function confinedArgs(confined: BwrapLayout['confined']): string[] {
+  if (!confined) return [];
+  const unreadable = confined.unreadable.flatMap((u) =>
+    // An empty tmpfs of mode 000, read-only so its owner cannot chmod it open (and it stays empty).
+    u.kind === 'dir' ? ['--perms', '0000', '--tmpfs', u.path, '--remount-ro', u.path] : ['--ro-bind', confined.placeholder, u.path],
+  );
+  return [...confined.readOnly.flatMap((p) => ['--ro-bind', p, p]), ...unreadable];
 }
 
 function envArgs(env: Record<string, string>, home: string): string[] {
@@ -70,6 +83,7 @@ export function bwrapArgs(layout: BwrapLayout, argv: string[]): string[] {
     ...['--bind', layout.workspace, layout.workspace],
     ...hiddenInside.flatMap(hideArgs),
     ...(layout.readOnlyInWorkspace ?? []).flatMap((p) => ['--ro-bind', p, p]),
+    ...confinedArgs(layout.confined),
     ...(layout.network === 'off' ? ['--unshare-net'] : []),
     ...envArgs(layout.env, layout.home ?? '/tmp'),
     ...['--chdir', layout.workspace],

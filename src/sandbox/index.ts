@@ -1,7 +1,10 @@
+import { lstatSync } from 'node:fs';
+import type { CommandWrap, ConfinedPaths } from '../core/confine.js';
 import { bwrapArgs, limitProcesses, type BwrapLayout } from './bwrap-args.js';
 import { joinCgroup, removeCgroup, usableCgroup } from './cgroup.js';
 import { describeSandbox, describeUnsandboxed, OFF_DESCRIPTION, strictFailure, unavailableReason } from './describe.js';
 import { findOnPath, findWorkingLayout, isExecutable, type Found } from './probe.js';
+import { Placeholder } from './placeholder.js';
 import { defaultRun } from './run.js';
 import { SandboxUnavailableError, type Sandbox, type SandboxOptions } from './types.js';
 
@@ -21,13 +24,30 @@ function unsandboxed(o: SandboxOptions, reason: string): Sandbox {
   return none(describeUnsandboxed(reason));
 }
 
+function stillThere(paths: ConfinedPaths): ConfinedPaths {
+  const exists = (p: string) => lstatSync(p, { throwIfNoEntry: false }) !== undefined;
+  return { unreadable: paths.unreadable.filter((u) => exists(u.path)), readOnly: paths.readOnly.filter(exists) };
+}
+
 function bubblewrap(bwrap: string, layout: BwrapLayout, limit: number, cgroup: string | undefined, found: Found): Sandbox {
+  const placeholder = new Placeholder();
+  const wrapIn = (l: BwrapLayout) => (argv: string[]) => joinCgroup(cgroup, [bwrap, ...bwrapArgs(l, limitProcesses(argv, limit))]);
+  // The deny rules are known (and the checkout done) only once the tools start, after the probe.
+  const confine = (paths: ConfinedPaths) => {
+    if (paths.unreadable.length + paths.readOnly.length === 0) return wrapIn(layout);
+    const file = placeholder.file();
+    // bwrap refuses to mount over a path that is gone (a hook may have removed one): each command
+    // mounts what is still there.
+    return (argv: string[]) => wrapIn({ ...layout, confined: { ...stillThere(paths), placeholder: file } })(argv);
+  };
+  const wrap: CommandWrap = Object.assign(wrapIn(layout), { confine });
   return {
     kind: 'bubblewrap',
     description: describeSandbox(layout, limit, cgroup, found.apparmor),
-    wrap: (argv) => joinCgroup(cgroup, [bwrap, ...bwrapArgs(layout, limitProcesses(argv, limit))]),
+    wrap,
     processesLimited: cgroup !== undefined || layout.user.kind === 'unprivileged',
     dispose: async () => {
+      await placeholder.remove();
       if (cgroup) await removeCgroup(cgroup);
     },
   };

@@ -1,3 +1,4 @@
+import type { CommandWrap } from '../core/confine.js';
 import type { RunCommand } from './run.js';
 
 export type SandboxMode = 'auto' | 'strict' | 'off';
@@ -41,8 +42,8 @@ export interface Sandbox {
   kind: 'bubblewrap' | 'none';
   /** One plain sentence for the log and the final comment. */
   description: string;
-  /** The argv that runs argv inside the sandbox; argv itself for kind 'none'. */
-  wrap: (argv: string[]) => string[];
+  /** The argv that runs argv inside the sandbox; argv itself for kind 'none'. Only bubblewrap can confine. */
+  wrap: CommandWrap;
   /** True when a fork bomb hits a ceiling (rlimit or pids cgroup) before the machine's own. */
   processesLimited: boolean;
   /** Removes what prepareSandbox created (the pids cgroup); safe to call more than once. */

@@ -1,9 +1,12 @@
+import type { CommandWrap } from '../core/confine.js';
 import type { Todo } from '../core/todo.js';
 import type { ToolCall, ToolSet } from '../core/tools.js';
 import { BUILTIN_TOOL_NAMES, specsFor } from './catalog.js';
 import { lazyToolSet, type LazyToolSet } from './lazy.js';
 import { mergeToolSets } from './merge.js';
+import { confinedWrap } from './permissions/confine-wrap.js';
 import { offered } from './permissions/decide.js';
+import { hiddenPaths } from './permissions/hidden.js';
 import type { Rules } from './permissions/rules.js';
 import { withPermissions } from './permissions/with-permissions.js';
 import { definitionToolSet } from './tool-set.js';
@@ -17,7 +20,7 @@ export interface StackOptions {
   outputLimit: number;
   rules: Rules;
   /** Turns each Bash command's argv into the one that runs it (the sandbox); may still be in preparation. */
-  wrap?: Promise<(argv: string[]) => string[]> | undefined;
+  wrap?: Promise<CommandWrap> | undefined;
   /** Waited for before the first tool runs: the work tree's baseline, so no change is missed. */
   ready: () => Promise<unknown>;
   /** More tools beside the built-in ones: MCP servers', the Skill tool. */
@@ -41,14 +44,25 @@ export interface StackOptions {
 export function toolStack(o: StackOptions): { tools: ToolSet; lazy: LazyToolSet; names: string[] } {
   const names = BUILTIN_TOOL_NAMES.filter((name) => offered(name, o.rules));
   const lazy = lazyToolSet(specsFor(names), async () => {
-    const [{ selectTools }, wrap] = await Promise.all([import('./builtin/index.js'), o.wrap, o.ready()]);
-    const context = { workspace: o.workspace, env: o.env, outputLimit: o.outputLimit, ...(o.onTodos ? { onTodos: o.onTodos } : {}) };
+    const [{ selectTools }, sandbox] = await Promise.all([import('./builtin/index.js'), o.wrap, o.ready()]);
+    // After the checkout: the deny rules are expanded over the files that are there now.
+    const wrap = await confinedWrap(sandbox, o.rules, o.workspace.root);
+    const hidden = hiddenPaths(o.rules, o.workspace.root);
+    const context = {
+      workspace: o.workspace,
+      env: o.env,
+      outputLimit: o.outputLimit,
+      ...(o.onTodos ? { onTodos: o.onTodos } : {}),
+      ...(hidden ? { hidden } : {}),
+    };
     return definitionToolSet(selectTools(names, wrap ? { wrap } : {}), context);
   });
   const all = o.extra && o.extra.length > 0 ? mergeToolSets(lazy, ...o.extra) : lazy;
   const moded = o.shape ? o.shape(all) : all;
   const shaped = o.subagents ? o.subagents(moded) : moded;
-  const options = o.onRefusal ? { onRefusal: o.onRefusal } : {};
+  const bashConfined = (o.wrap ?? Promise.resolve(undefined)).then((w) => w?.confine !== undefined);
+  bashConfined.catch(() => undefined);
+  const options = { bashConfined, ...(o.onRefusal ? { onRefusal: o.onRefusal } : {}) };
   const guard = (set: ToolSet) => withPermissions(set, o.rules, o.workspace.root, options);
   // A PreToolUse hook may rewrite a call's input: the rules see the rewritten call too.
   const guarded = o.hooks ? guard(o.hooks(guard(shaped))) : guard(shaped);

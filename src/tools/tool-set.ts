@@ -1,5 +1,6 @@
 import type { Todo } from '../core/todo.js';
 import type { ToolSet } from '../core/tools.js';
+import type { HiddenPath } from './permissions/hidden.js';
 import { specsFor } from './catalog.js';
 import { capText } from './output.js';
 import { executeToolCall, type ToolDefinition } from './tool.js';
@@ -14,6 +15,8 @@ export interface ToolSetContext {
   outputLimit: number;
   /** Called by TodoWrite with the whole new list. */
   onTodos?: (todos: Todo[]) => void;
+  /** Paths Read refuses and Grep and Glob skip. */
+  hidden?: HiddenPath;
 }
 
 /** The built-in tools as a ToolSet: validated, run in the workspace, results capped. */

@@ -1,5 +1,6 @@
 import * as z from '../schema.js';
 import type { Todo } from '../core/todo.js';
+import type { HiddenPath } from './permissions/hidden.js';
 import { ToolError } from './tool-error.js';
 import type { Workspace } from './workspace.js';
 
@@ -16,6 +17,8 @@ export interface ToolContext {
   outputLimit: number;
   /** Called by TodoWrite with the whole new list. */
   onTodos?: (todos: Todo[]) => void;
+  /** Workspace-relative paths the tools must not show (Read-denied...): Read refuses, Grep and Glob skip them. */
+  hidden?: HiddenPath;
 }
 
 /** A tool the model may call; `schema` is the single source of both its JSON schema and validation. */

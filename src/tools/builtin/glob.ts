@@ -4,6 +4,7 @@ import picomatch from 'picomatch';
 import * as z from '../../schema.js';
 import { comparePaths, listCandidates, requireDirectory } from './files.js';
 import { expandBraces } from './grep-git.js';
+import { hiddenNote } from './hidden-note.js';
 import { defineTool, ToolError } from '../tool.js';
 
 const MAX_RESULTS = 100;
@@ -59,7 +60,10 @@ export const globTool = defineTool({
     const found = await listCandidates(base, ctx.env, ctx.signal, { pathspecs: specs, keepDeleted: true });
     // git's glob pathspecs follow the same rules as picomatch here (**, *, ?, [], braces expanded).
     const matching = found.matched ? found.files : found.files.filter((file) => isMatch(file));
-    const candidates = matching.sort(comparePaths).filter((file, i, all) => i === 0 || all[i - 1] !== file);
+    const unique = matching.sort(comparePaths).filter((file, i, all) => i === 0 || all[i - 1] !== file);
+    const hidden = ctx.hidden;
+    const candidates = hidden ? unique.filter((file) => !hidden(prefix + file)) : unique;
+    const skipped = hiddenNote(unique.length - candidates.length);
     // Files deleted but still in git's index are dropped here, with a stat of only what is shown.
     const shownFiles: string[] = [];
     let gone = 0;
@@ -68,10 +72,10 @@ export const globTool = defineTool({
       if (await exists(path.join(base, file))) shownFiles.push(prefix + file);
       else gone++;
     }
-    if (shownFiles.length === 0) return noMatches(pattern, shown);
+    if (shownFiles.length === 0) return noMatches(pattern, shown) + skipped;
     const listed = shownFiles.join('\n');
     const more = candidates.length - shownFiles.length - gone;
-    if (more <= 0) return listed;
-    return `${listed}\n[${more} more files not shown. Narrow the pattern or give a path to see them.]`;
+    if (more <= 0) return listed + skipped;
+    return `${listed}\n[${more} more files not shown. Narrow the pattern or give a path to see them.]${skipped}`;
   },
 });

@@ -26,7 +26,8 @@ export function expandBraces(glob: string): string[] {
   return [glob];
 }
 
-function pathspecs(glob: string | undefined): string[] {
+/** The glob pathspecs git grep and git ls-files share. */
+export function pathspecs(glob: string | undefined): string[] {
   if (!glob) return [];
   // A glob without '/' filters by file name at any depth, as ripgrep's --glob does.
   return expandBraces(glob).map((g) => `:(glob)${g.includes('/') ? g : `**/${g}`}`);

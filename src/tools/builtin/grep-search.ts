@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { comparePaths, fileFilter, readRegularFile, readRegularFileSync, searchWithGit, walkFiles } from './files.js';
-import { gitSearch } from './grep-git.js';
+import { comparePaths, fileFilter, listCandidates, readRegularFile, readRegularFileSync, searchWithGit, walkFiles } from './files.js';
+import { gitSearch, pathspecs } from './grep-git.js';
 import { ToolError } from '../tool.js';
 import { isCredentialFileName } from '../workspace.js';
 import type { FileHits, GrepMode, GrepQuery, GrepResult } from './grep-types.js';
@@ -59,13 +59,15 @@ function searchBytes(name: string, bytes: Buffer, matcher: Matcher, mode: GrepMo
 /** For directories outside git, and single files (searched even when git would ignore them). */
 async function walkSearch(query: GrepQuery): Promise<GrepResult> {
   const matcher = compile(query.pattern, query.ignoreCase);
+  const hidden = query.hidden ?? (() => false);
   if (query.file) {
+    if (hidden(query.file)) return { base: query.base, files: [], truncated: false };
     const bytes = await readRegularFile(path.join(query.base, query.file), MAX_SEARCHED_BYTES);
     const hits = bytes && searchBytes(query.file, bytes, matcher, query.mode);
     return { base: query.base, files: hits ? [hits] : [], truncated: false };
   }
   const keep = query.glob ? fileFilter(query.glob) : () => true;
-  const names = (await walkFiles(query.base)).filter((f) => keep(f)).sort(comparePaths);
+  const names = (await walkFiles(query.base)).filter((f) => keep(f) && !hidden(f)).sort(comparePaths);
   const files: FileHits[] = [];
   let entries = 0;
   let sliceStart = performance.now();
@@ -106,10 +108,22 @@ async function treeSearch(query: GrepQuery): Promise<GrepResult> {
   return settled.value;
 }
 
-/** Searches with git grep inside a work tree, else by walking files; never quotes a credential file. */
+/** How many files of the search's scope are hidden, by their names (the same list git grep or the walk goes through). */
+async function countHidden(query: GrepQuery, hidden: (name: string) => boolean): Promise<number> {
+  if (query.file) return hidden(query.file) ? 1 : 0;
+  const listed = await listCandidates(query.base, query.env, query.signal, { pathspecs: pathspecs(query.glob), keepDeleted: true });
+  const keep = query.glob && !listed.matched ? fileFilter(query.glob) : () => true;
+  return new Set(listed.files.filter((name) => keep(name) && hidden(name))).size;
+}
+
+/** Searches with git grep inside a work tree, else by walking files; never quotes a credential file or a hidden one. */
 export async function grepSearch(query: GrepQuery): Promise<GrepResult> {
-  const result = query.file ? await walkSearch(query) : await treeSearch(query);
+  const { hidden } = query;
+  const [result, hiddenCount] = await Promise.all([
+    query.file ? walkSearch(query) : treeSearch(query),
+    hidden ? countHidden(query, hidden) : 0,
+  ]);
   // Read refuses credential files; a search must not quote them either.
-  const files = result.files.filter((hits) => !isCredentialFileName(path.posix.basename(hits.name)));
-  return { ...result, files };
+  const files = result.files.filter((hits) => !isCredentialFileName(path.posix.basename(hits.name)) && !hidden?.(hits.name));
+  return { ...result, files, ...(hidden ? { hidden: hiddenCount } : {}) };
 }

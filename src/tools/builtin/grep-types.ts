@@ -28,6 +28,8 @@ export interface GrepQuery {
   maxEntries: number;
   env: Record<string, string>;
   signal: AbortSignal;
+  /** Names (relative to base) never read nor shown: the files the deny rules hide. */
+  hidden?: (name: string) => boolean;
 }
 
 export interface GrepResult {
@@ -37,4 +39,9 @@ export interface GrepResult {
   files: FileHits[];
   /** The search stopped before the end: there are more matches than collected. */
   truncated: boolean;
+  /**
+   * Files in the search's scope left out because they are hidden, counted by name alone, whatever
+   * they hold: a count of hidden files that matched would let a pattern read them bit by bit.
+   */
+  hidden?: number;
 }

@@ -2,6 +2,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import * as z from '../../schema.js';
 import { readRegularFile } from './files.js';
+import { hiddenNote } from './hidden-note.js';
 import { grepSearch, type FileHits, type GrepResult } from './grep-search.js';
 import { capText } from '../output.js';
 import { defineTool, ToolError } from '../tool.js';
@@ -137,6 +138,7 @@ export const grepTool = defineTool({
   async run(input, ctx) {
     const { base, file } = await searchTarget(input, ctx.workspace);
     const limit = input.head_limit ?? DEFAULT_HEAD_LIMIT;
+    const hidden = ctx.hidden;
     const result = await grepSearch({
       pattern: input.pattern,
       ignoreCase: input['-i'] ?? false,
@@ -147,16 +149,18 @@ export const grepTool = defineTool({
       maxEntries: limit,
       env: ctx.env,
       signal: ctx.signal,
+      ...(hidden ? { hidden: (name: string) => hidden(ctx.workspace.relative(path.join(base, name))) } : {}),
     });
+    const skipped = hiddenNote(result.hidden ?? 0);
     if (result.files.length === 0) {
       const shown = ctx.workspace.relative(file ? path.join(base, file) : base);
       const where = shown === '.' ? 'the workspace' : shown;
-      return `No matches for ${JSON.stringify(input.pattern)} in ${where}${input.glob ? ` (files matching ${input.glob})` : ''}.`;
+      return `No matches for ${JSON.stringify(input.pattern)} in ${where}${input.glob ? ` (files matching ${input.glob})` : ''}.${skipped}`;
     }
     const rendered =
       input.output_mode === 'content'
         ? await renderContent(result, input, ctx.workspace, limit)
         : renderList(result, input, ctx.workspace, limit);
-    return capText(finish(rendered, limit), ctx.outputLimit);
+    return capText(finish(rendered, limit) + skipped, ctx.outputLimit);
   },
 });

@@ -134,6 +134,11 @@ export const readTool = defineTool({
   async run(input, ctx) {
     const abs = await ctx.workspace.resolve(input.file_path, 'read');
     const shown = ctx.workspace.relative(abs);
+    // The paths Grep and Glob hide, by the name asked for or the file it resolves to.
+    const asked = ctx.workspace.relative(path.resolve(ctx.workspace.root, input.file_path));
+    if (ctx.hidden && [shown, asked].some((p) => ctx.hidden?.(p))) {
+      throw new ToolError(`Permission denied: ${input.file_path} is hidden by the deny rules.`);
+    }
     await refuseNonText(abs, shown);
     const start = Math.max(1, input.offset ?? 1);
     const scan = await scanLines(abs, start, input.limit ?? DEFAULT_LIMIT, ctx.outputLimit);

@@ -19,6 +19,8 @@ export interface DecideOptions {
   readonly keyArgument?: (tool: string) => string | undefined;
   /** For `~/` patterns; os.homedir() by default. */
   readonly home?: string;
+  /** Bash runs without a sandbox that enforces the path deny rules: its commands' words are checked. */
+  readonly bashUnconfined?: boolean;
 }
 
 const ALLOWED: Decision = { allowed: true };
@@ -150,6 +152,20 @@ function decideBash(call: ToolCall, allows: readonly Rule[], denies: readonly Ru
   return ALLOWED;
 }
 
+/** Without a sandbox: refused when the command names a path a Read or Edit deny rule covers. */
+function decideBashPaths(call: ToolCall, rules: Rules, root: string): Decision {
+  const command = field(call.input, 'command');
+  if (!rules.bashPaths || typeof command !== 'string') return ALLOWED;
+  const found = rules.bashPaths(command, root);
+  if (!found) return ALLOWED;
+  if ('unparsable' in found)
+    return refuse(`the command cannot be parsed (${found.unparsable}), so it cannot be checked for paths the deny rules cover`);
+  return refuse(
+    `the deny rule ${describeRule(found.rule)} matches ${code(found.word)} in the command ${code(command)} ` +
+      '(without the sandbox, a command that names a denied path is refused)',
+  );
+}
+
 /** Whether one call may run, and if not, why (naming the rule that refused it). */
 export function decide(call: ToolCall, rules: Rules, workspaceRoot: string, options: DecideOptions = {}): Decision {
   const tool = call.name;
@@ -158,7 +174,10 @@ export function decide(call: ToolCall, rules: Rules, workspaceRoot: string, opti
   if (bare) return refuse(`the deny rule ${describeRule(bare)} refuses every ${tool} call`);
   const allows = rules.allow.filter((r) => namesTool(r, tool, 'allow'));
   if (allows.length === 0) return refuse(`no allow rule names the tool ${tool}`);
-  if (tool === 'Bash') return decideBash(call, allows, denies, rules);
+  if (tool === 'Bash') {
+    const decision = decideBash(call, allows, denies, rules);
+    return decision.allowed && options.bashUnconfined ? decideBashPaths(call, rules, workspaceRoot) : decision;
+  }
   const home = options.home ?? os.homedir();
   const target = PATH_TOOLS.has(tool) ? pathTarget(call, workspaceRoot, options) : keyTarget(call, options);
   const deny = denies.find((rule) => specifierMatches(rule, target, 'deny', home));

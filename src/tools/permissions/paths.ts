@@ -15,6 +15,10 @@ export interface PathPattern {
   /** True when a pattern without a slash was widened to any depth (`.env` is `**\/.env`). */
   readonly anyDepth: boolean;
   readonly test: (candidate: string) => boolean;
+  /** The path itself only, not its parents: for walks that have tested the parents already. */
+  readonly regex: RegExp;
+  /** Whether '' (the root itself) matches. */
+  readonly coversRoot: boolean;
 }
 
 /** Where a call's path points, lexically or after symlinks: inside the workspace or not. */
@@ -73,13 +77,15 @@ export function compilePathPattern(spec: string, home: string): PathPattern {
   if (body.split('/').includes('.')) throw new Error("'.' segments are not allowed inside a pattern");
   const anyDepth = !anchored && body !== '' && !body.includes('/');
   const glob = body === '' ? '**' : anyDepth ? `**/${body}` : body;
-  const matcher = picomatch(toPicomatch(glob), PICOMATCH_OPTIONS);
+  const regex = picomatch.makeRe(toPicomatch(glob), PICOMATCH_OPTIONS);
   // The root itself ('') is covered only by a pattern that covers every path under it.
   const coversRoot = ['**', '**/*', '**/**'].includes(glob);
   return {
     absolute,
     anyDepth,
-    test: (candidate) => (candidate === '' ? coversRoot : withParents(candidate).some((p) => matcher(p))),
+    regex,
+    coversRoot,
+    test: (candidate) => (candidate === '' ? coversRoot : withParents(candidate).some((p) => regex.test(p))),
   };
 }
 
@@ -100,6 +106,33 @@ export function matchesPath(pattern: PathPattern, candidate: PathCandidate): boo
   if (pattern.absolute) return pattern.test(abs);
   if (candidate.relative !== undefined) return pattern.test(candidate.relative);
   return pattern.anyDepth && pattern.test(abs);
+}
+
+/** Many patterns tested as one, for checking every file of a tree against every deny rule. */
+export interface PatternSet {
+  /** As matchesPath against any of the patterns. */
+  readonly matches: (candidate: PathCandidate) => boolean;
+  /** The path itself, inside the workspace, without its parents (a walk tested those already). */
+  readonly matchesExactly: (relative: string, absolute: string) => boolean;
+}
+
+function union(patterns: readonly PathPattern[]): RegExp | undefined {
+  return patterns.length === 0 ? undefined : new RegExp(patterns.map((p) => `(?:${p.regex.source})`).join('|'));
+}
+
+/** One regular expression per kind of pattern (absolute, relative, any depth) instead of one per rule. */
+export function patternSet(patterns: readonly PathPattern[]): PatternSet {
+  const abs = union(patterns.filter((p) => p.absolute));
+  const rel = union(patterns.filter((p) => !p.absolute));
+  const any = union(patterns.filter((p) => !p.absolute && p.anyDepth));
+  const coversRoot = patterns.some((p) => !p.absolute && p.coversRoot);
+  const test = (re: RegExp | undefined, candidate: string) =>
+    re !== undefined && (candidate === '' ? coversRoot : withParents(candidate).some((p) => re.test(p)));
+  const bare = (absolute: string) => absolute.split(path.sep).join('/').replace(/^\/+/, '');
+  return {
+    matches: (c) => test(abs, bare(c.absolute)) || (c.relative !== undefined ? test(rel, c.relative) : test(any, bare(c.absolute))),
+    matchesExactly: (relative, absolute) => (abs?.test(bare(absolute)) ?? false) || (rel?.test(relative) ?? false),
+  };
 }
 
 function errorCode(error: unknown): string | undefined {

@@ -1,4 +1,5 @@
 import os from 'node:os';
+import type { BashPathCheck } from './bash-paths.js';
 import type { SimpleCommand } from './bash.js';
 import { compilePathPattern } from './paths.js';
 import { RULE_TOOL_NAMES } from '../catalog.js';
@@ -41,6 +42,8 @@ export interface Rules {
   readonly deny: readonly Rule[];
   /** Present when some Bash rule has a specifier: the parser is loaded only then. */
   readonly bash?: BashChecker;
+  /** Present when a Read or Edit deny rule has a path: what Bash commands name is checked without a sandbox. */
+  readonly bashPaths?: BashPathCheck;
 }
 
 export class PermissionRuleError extends Error {
@@ -204,10 +207,17 @@ export function compileRules(lists: RuleLists, bash?: BashModule): Rules {
   return { allow, deny, bash: bashChecker([...allow, ...deny], bash) };
 }
 
-/** compileRules, loading the shell parser only when a Bash rule has a specifier. */
+function needsPathCheck(deny: readonly Rule[]): boolean {
+  return deny.some((r) => r.specifier !== undefined && ['Read', 'Edit', 'Write'].includes(r.tool));
+}
+
+/** compileRules, loading the shell parser only when a Bash rule or a Read/Edit deny rule needs it. */
 export async function loadRules(lists: RuleLists): Promise<Rules> {
   const all = [...(lists.allow ?? []), ...(lists.deny ?? [])].flatMap((l) => parseRuleList(l.rules, l.source));
-  return compileRules(lists, needsBash(all) ? await import('./bash-pattern.js') : undefined);
+  const rules = compileRules(lists, needsBash(all) ? await import('./bash-pattern.js') : undefined);
+  if (!needsPathCheck(rules.deny)) return rules;
+  const check = (await import('./bash-paths.js')).bashPathCheck(rules);
+  return check ? { ...rules, bashPaths: check } : rules;
 }
 
 /** `Bash(npm test:*) (allowed-tools)`: a rule and where it came from, for messages. */

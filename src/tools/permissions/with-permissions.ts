@@ -6,6 +6,8 @@ import type { Rules } from './rules.js';
 export interface PermissionOptions extends DecideOptions {
   /** Told about every refused call (e.g. so a report can count them); its errors are ignored. */
   readonly onRefusal?: (call: ToolCall, reason: string) => void;
+  /** Resolves to whether Bash runs in a sandbox that enforces the path deny rules; without it, true. */
+  readonly bashConfined?: Promise<boolean>;
 }
 
 /** The prefix of every refusal, which the model and the reports can recognise. */
@@ -37,7 +39,9 @@ export function withPermissions(set: ToolSet, rules: Rules, workspaceRoot: strin
     async execute(call, signal) {
       let decision;
       try {
-        decision = decide(call, rules, workspaceRoot, decideOptions);
+        // Whether the sandbox holds is known once it is prepared; only Bash waits for that.
+        const confined = call.name === 'Bash' && rules.bashPaths ? await (options.bashConfined ?? false) : true;
+        decision = decide(call, rules, workspaceRoot, { ...decideOptions, bashUnconfined: !confined });
       } catch (error) {
         return refused(call, `the permission check failed (${error instanceof Error ? error.message : String(error)})`);
       }
