@@ -7,6 +7,7 @@ import { textMessage, type Model } from '../core/index.js';
 import { followUpNote, followUpPrompt, type Earlier } from './thread.js';
 import { createModel, lazyModel, providerFrom, type ProviderOptions } from '../model/registry.js';
 import type { Redactor } from '../report/redact.js';
+import type { CredentialCheck } from '../secrets/credential-check.js';
 import type { Sandbox } from '../sandbox/index.js';
 import { runTask, type TaskEvents, type TaskResult } from '../task.js';
 import type { ActionIo } from './io.js';
@@ -26,6 +27,8 @@ export interface ExecuteInput {
   signal: AbortSignal;
   startedAt: number;
   apiKey: string;
+  /** The workspace's credentials files: refused to the tools, left out of the commit. */
+  credentials: CredentialCheck;
 }
 
 /** The provider's options from the inputs and the environment. */
@@ -111,6 +114,7 @@ async function runWithTools(x: ExecuteInput, run: JobRun, mcp: StartedMcp | null
     cwd: runner.GITHUB_WORKSPACE,
     env: x.env,
     ...(runner.RUNNER_TEMP ? { runnerTemp: runner.RUNNER_TEMP } : {}),
+    credentials: x.credentials,
     messages: [...run.earlier.messages, textMessage('user', followUpPrompt(run.prompt, run.earlier))],
     mode: run.mode.name === 'review' ? 'review' : 'action',
     appendSystemPrompt: settings.appendSystemPrompt,

@@ -6,6 +6,8 @@ import { findRunTrigger } from '../github/review-trigger.js';
 import type { Trigger } from '../github/trigger.js';
 import type { Model } from '../core/model.js';
 import { Redactor } from '../report/redact.js';
+import { CredentialCheck } from '../secrets/credential-check.js';
+import { readCredentialFiles } from '../secrets/credential-files.js';
 import { EarlyContext } from './early-context.js';
 import type { ActionIo, ActionOutcome } from './io.js';
 import { openGit } from './plan.js';
@@ -64,10 +66,15 @@ export async function runAction(deps: ActionDeps): Promise<ActionOutcome> {
   const startedAt = Date.now();
   const settings = readSettings(io.getInput, env);
   const apiKey = settings.anthropicApiKey || env['ANTHROPIC_API_KEY'] || '';
-  const secrets = [apiKey, settings.githubToken, settings.openaiApiKey, ...providerSecrets(env)].filter((s) => s.length > 0);
+  // Credentials files an auth step wrote are read once, here: their values are secrets from now on.
+  const files = readCredentialFiles(env);
+  const secrets = [apiKey, settings.githubToken, settings.openaiApiKey, ...providerSecrets(env), ...files.secrets].filter(
+    (s) => s.length > 0,
+  );
   const redactor = new Redactor(secrets);
   for (const secret of secrets) io.setSecret(secret);
   const runner = readRunnerEnv(env);
+  const credentials = new CredentialCheck(runner.GITHUB_WORKSPACE, files, (text) => redactor.holdsSecret(text));
   const event = readEvent(runner);
   const decision = findRunTrigger(event, settings);
   if (!decision.run) {
@@ -110,6 +117,7 @@ export async function runAction(deps: ActionDeps): Promise<ActionOutcome> {
     gh,
     io,
     redactor,
+    credentials,
     signal: deps.signal,
     apiKey,
     startedAt,
