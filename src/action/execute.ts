@@ -9,6 +9,7 @@ import { createModel, lazyModel, providerFrom, type ProviderOptions } from '../m
 import type { Redactor } from '../report/redact.js';
 import type { CredentialCheck } from '../secrets/credential-check.js';
 import type { Sandbox } from '../sandbox/index.js';
+import { redactResults } from '../tools/redact-results.js';
 import { runTask, type TaskEvents, type TaskResult } from '../task.js';
 import type { ActionIo } from './io.js';
 import type { Mode } from './modes/mode.js';
@@ -123,7 +124,8 @@ async function runWithTools(x: ExecuteInput, run: JobRun, mcp: StartedMcp | null
     startedAt: x.startedAt,
     wrap: run.sandbox.then((s) => s.wrap),
     ready: run.ready,
-    tools: (base) => run.mode.tools(base),
+    // Credentials a command prints reach the model masked, MCP servers' results included.
+    tools: (base) => redactResults(run.mode.tools(base), (text) => redactor.redact(text)),
     rules: runRules(settings, run.trusted.settings, run.mode, mcp?.allow ?? []),
     ...(mcp ? { extraTools: [mcp.tools] } : {}),
     hooks: run.trusted.settings.hooks,
