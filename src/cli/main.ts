@@ -14,6 +14,9 @@ import { cliMcp } from './mcp.js';
 import { sessionPaths } from './sessions.js';
 import type { RuleLists } from '../tools/permissions/rules.js';
 import { progressEvents, summaryLine, type ProgressWriter } from './progress.js';
+import { Redactor } from '../report/redact.js';
+import { CredentialCheck } from '../secrets/credential-check.js';
+import { readCredentialFiles } from '../secrets/credential-files.js';
 
 export interface CliIo {
   stdout: ProgressWriter;
@@ -71,6 +74,13 @@ async function openSandbox(options: CliOptions, io: CliIo): Promise<Sandbox | nu
   }).catch((error: unknown) => Promise.reject(new UsageError(errorText(error))));
   io.stderr.write(`${sandbox.description}\n`);
   return sandbox;
+}
+
+/** The credentials files Read refuses: those the environment names, gha-creds-*.json, text holding a key or their values. */
+function cliCredentials(cwd: string, env: NodeJS.ProcessEnv): CredentialCheck {
+  const files = readCredentialFiles(env);
+  const known = new Redactor([...files.secrets]);
+  return new CredentialCheck(cwd, files, (text) => known.holdsSecret(text));
 }
 
 /** The settings files of --cwd (unless --setting-sources none), then --settings; a malformed one is a usage error. */
@@ -136,6 +146,7 @@ async function run(options: CliOptions, apiKey: string, io: CliIo): Promise<{ re
       cwd: resolve(options.cwd),
       env: io.env,
       ...(io.env['RUNNER_TEMP'] ? { runnerTemp: io.env['RUNNER_TEMP'] } : {}),
+      credentials: cliCredentials(resolve(options.cwd), io.env),
       messages: start.messages,
       mode: 'cli',
       recordMessagesFrom: already,

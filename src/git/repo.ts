@@ -195,8 +195,8 @@ export class Repo {
     }
   }
 
-  async diff(opts: { maxChars?: number } = {}): Promise<string> {
-    const text = await this.withWorkTreeIndex((env) => this.raw(DIFF, env));
+  async diff(opts: { maxChars?: number; exclude?: readonly string[] } = {}): Promise<string> {
+    const text = await this.withWorkTreeIndex((env) => this.raw(DIFF, env), opts.exclude);
     return opts.maxChars === undefined ? text : cutAtLine(text, opts.maxChars);
   }
 

@@ -58,7 +58,8 @@ export function implementMode(o: ImplementInput): Mode {
         // A failed push still leaves the diff for the report: paid-for work is never lost silently.
         const why = redactor.redact(error instanceof Error ? error.message : String(error));
         io.warning(`delivering the changes failed: ${why}`);
-        const diff = await git.repo.diff().catch(() => '');
+        const secret = await o.credentials.leftOut(result.changedFiles).catch(() => []);
+        const diff = await git.repo.diff({ exclude: secret.map((f) => f.path) }).catch(() => '');
         return { changedFiles: result.changedFiles, diff, diffStat: '', pushed: false, note: `Delivering the changes failed: ${why}` };
       }
     },
