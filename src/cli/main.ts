@@ -6,6 +6,9 @@ import { loadCliSettings, mergeSettings, ruleLists, type TrustedSettings } from 
 import { textMessage, type Message } from '../core/messages.js';
 import { createModel, lazyModel, providerFrom } from '../model/registry.js';
 import type { Sandbox } from '../sandbox/index.js';
+import { Redactor } from '../report/redact.js';
+import { CredentialCheck } from '../secrets/credential-check.js';
+import { readCredentialFiles } from '../secrets/credential-files.js';
 import { runTask, type TaskResult } from '../task.js';
 import { toolEnvironment } from '../tools/env.js';
 import { parseCli, USAGE, type CliOptions } from './args.js';
@@ -14,9 +17,6 @@ import { cliMcp } from './mcp.js';
 import { sessionPaths } from './sessions.js';
 import type { RuleLists } from '../tools/permissions/rules.js';
 import { progressEvents, summaryLine, type ProgressWriter } from './progress.js';
-import { Redactor } from '../report/redact.js';
-import { CredentialCheck } from '../secrets/credential-check.js';
-import { readCredentialFiles } from '../secrets/credential-files.js';
 
 export interface CliIo {
   stdout: ProgressWriter;
