@@ -3,7 +3,7 @@ import { SettingsError } from './action/settings.js';
 import { stepIo, type StepIo } from './action/workflow-commands.js';
 import { neutralizeWorkflowCommands, Redactor } from './report/redact.js';
 import { scrubEnvironment } from './secrets/environ.js';
-import { isSecretVariable } from './tools/env.js';
+import { isKeptVariable } from './secrets/allowlist.js';
 import { providerSecrets } from './model/secrets.js';
 
 /** Inputs as the runner passes them (INPUT_<NAME>), read from a copy taken before secrets are wiped. */
@@ -43,7 +43,8 @@ export async function run(): Promise<void> {
   const known = [input('anthropic-api-key'), input('github-token'), input('openai-api-key'), ...providerSecrets(env)];
   const redactor = new Redactor(known.filter((v) => v.length > 0));
   const say = (text: string) => neutralizeWorkflowCommands(redactor.redact(text));
-  scrubEnvironment(isSecretVariable);
+  // An allowlist, not a list of secret names: a DATABASE_URL the workflow set is a secret too.
+  scrubEnvironment((name) => !isKeptVariable(name));
   try {
     const outcome = await runAction({ env, io: actionsIo(env, step), signal: controller.signal });
     if (outcome.conclusion === 'error') step.setFailed(say(outcome.reason));

@@ -7,6 +7,7 @@ import type { TaskEvents } from './task-events.js';
 import type { HookSettings } from './tools/hooks/index.js';
 import type { CommandWrap } from './core/confine.js';
 import type { RuleLists } from './tools/permissions/rules.js';
+import type { CredentialFileRules } from './tools/workspace.js';
 import type { Skill } from './extensions/index.js';
 
 /** A subagent as `.claude/agents/*.md` or the `agents` input define it. */
@@ -26,6 +27,8 @@ export interface TaskOptions {
   env: NodeJS.ProcessEnv;
   /** Refused to the tools as a whole: the runner keeps job credentials there. */
   runnerTemp?: string;
+  /** Credentials files the tools refuse (those the environment names, gha-creds-*.json, text holding a key). */
+  credentials?: CredentialFileRules;
   /** The conversation to send: a new task, or one rebuilt from a transcript. */
   messages: Message[];
   mode: 'action' | 'cli' | 'review';

@@ -7,7 +7,9 @@ import { textMessage, type Model } from '../core/index.js';
 import { followUpNote, followUpPrompt, type Earlier } from './thread.js';
 import { createModel, lazyModel, providerFrom, type ProviderOptions } from '../model/registry.js';
 import type { Redactor } from '../report/redact.js';
+import type { CredentialCheck } from '../secrets/credential-check.js';
 import type { Sandbox } from '../sandbox/index.js';
+import { redactResults } from '../tools/redact-results.js';
 import { runTask, type TaskEvents, type TaskResult } from '../task.js';
 import type { ActionIo } from './io.js';
 import type { Mode } from './modes/mode.js';
@@ -26,6 +28,8 @@ export interface ExecuteInput {
   signal: AbortSignal;
   startedAt: number;
   apiKey: string;
+  /** The workspace's credentials files: refused to the tools, left out of the commit. */
+  credentials: CredentialCheck;
 }
 
 /** The provider's options from the inputs and the environment. */
@@ -122,6 +126,7 @@ async function runWithTools(x: ExecuteInput, run: JobRun, mcp: StartedMcp | null
     cwd: runner.GITHUB_WORKSPACE,
     env: x.env,
     ...(runner.RUNNER_TEMP ? { runnerTemp: runner.RUNNER_TEMP } : {}),
+    credentials: x.credentials,
     messages: [...run.earlier.messages, textMessage('user', followUpPrompt(run.prompt, run.earlier))],
     mode: run.mode.name === 'review' ? 'review' : 'action',
     appendSystemPrompt: settings.appendSystemPrompt,
@@ -130,7 +135,8 @@ async function runWithTools(x: ExecuteInput, run: JobRun, mcp: StartedMcp | null
     startedAt: x.startedAt,
     wrap: run.sandbox.then((s) => s.wrap),
     ready: run.ready,
-    tools: (base) => run.mode.tools(base),
+    // Credentials a command prints reach the model masked, MCP servers' results included.
+    tools: (base) => redactResults(run.mode.tools(base), (text) => redactor.redact(text)),
     rules: runRules(settings, run.trusted.settings, run.mode, mcp?.allow ?? []),
     ...(mcp ? { extraTools: [mcp.tools] } : {}),
     hooks: run.trusted.settings.hooks,

@@ -4,6 +4,7 @@ import type { GitHubEvent } from '../github/event.js';
 import type { WriterIdentity } from '../github/identity.js';
 import type { Trigger } from '../github/trigger.js';
 import type { Redactor } from '../report/redact.js';
+import type { CredentialCheck } from '../secrets/credential-check.js';
 import type { Sandbox } from '../sandbox/index.js';
 import type { EarlyContext } from './early-context.js';
 import { clientLog, executeTask, jobModel } from './execute.js';
@@ -42,6 +43,8 @@ export interface JobInput {
   identity: WriterIdentity;
   io: ActionIo;
   redactor: Redactor;
+  /** The workspace's credentials files: refused to the tools, left out of the commit. */
+  credentials: CredentialCheck;
   signal: AbortSignal;
   apiKey: string;
   startedAt: number;
@@ -75,7 +78,7 @@ export class Job {
       // In mode review one comment per pull request follows every push; otherwise one per run.
       ...(j.settings.mode === 'review' && trigger.mode === 'review' ? { marker: REVIEW_TRACKING_MARKER } : {}),
     });
-    const modeInput = { ...where, settings: j.settings, trigger, io, redactor };
+    const modeInput = { ...where, settings: j.settings, trigger, io, redactor, credentials: j.credentials };
     this.mode =
       trigger.mode === 'review'
         ? reviewMode({ ...modeInput, workspace: runner.GITHUB_WORKSPACE })

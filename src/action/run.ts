@@ -7,6 +7,8 @@ import { markedBy, type Trigger } from '../github/trigger.js';
 import { WriterIdentity } from '../github/identity.js';
 import type { Model } from '../core/model.js';
 import { Redactor } from '../report/redact.js';
+import { CredentialCheck } from '../secrets/credential-check.js';
+import { readCredentialFiles } from '../secrets/credential-files.js';
 import { EarlyContext } from './early-context.js';
 import type { ActionIo, ActionOutcome } from './io.js';
 import { openGit } from './plan.js';
@@ -65,10 +67,15 @@ export async function runAction(deps: ActionDeps): Promise<ActionOutcome> {
   const startedAt = Date.now();
   const settings = readSettings(io.getInput, env);
   const apiKey = settings.anthropicApiKey || env['ANTHROPIC_API_KEY'] || '';
-  const secrets = [apiKey, settings.githubToken, settings.openaiApiKey, ...providerSecrets(env)].filter((s) => s.length > 0);
+  // Credentials files an auth step wrote are read once, here: their values are secrets from now on.
+  const files = readCredentialFiles(env);
+  const secrets = [apiKey, settings.githubToken, settings.openaiApiKey, ...providerSecrets(env), ...files.secrets].filter(
+    (s) => s.length > 0,
+  );
   const redactor = new Redactor(secrets);
   for (const secret of secrets) io.setSecret(secret);
   const runner = readRunnerEnv(env);
+  const credentials = new CredentialCheck(runner.GITHUB_WORKSPACE, files, (text) => redactor.holdsSecret(text));
   const event = readEvent(runner);
   const gh = githubFor(deps, redactor)(settings.githubToken, runner.GITHUB_API_URL);
   // Who the action writes as, found once (no request for GITHUB_TOKEN): before the trigger only
@@ -119,6 +126,7 @@ export async function runAction(deps: ActionDeps): Promise<ActionOutcome> {
     identity,
     io,
     redactor,
+    credentials,
     signal: deps.signal,
     apiKey,
     startedAt,

@@ -6,6 +6,9 @@ import { loadCliSettings, mergeSettings, ruleLists, type TrustedSettings } from 
 import { textMessage, type Message } from '../core/messages.js';
 import { createModel, lazyModel, providerFrom } from '../model/registry.js';
 import type { Sandbox } from '../sandbox/index.js';
+import { Redactor } from '../report/redact.js';
+import { CredentialCheck } from '../secrets/credential-check.js';
+import { readCredentialFiles } from '../secrets/credential-files.js';
 import { runTask, type TaskResult } from '../task.js';
 import { toolEnvironment } from '../tools/env.js';
 import { parseCli, USAGE, type CliOptions } from './args.js';
@@ -72,6 +75,13 @@ async function openSandbox(options: CliOptions, io: CliIo): Promise<Sandbox | nu
   }).catch((error: unknown) => Promise.reject(new UsageError(errorText(error))));
   io.stderr.write(`${sandbox.description}\n`);
   return sandbox;
+}
+
+/** The credentials files Read refuses: those the environment names, gha-creds-*.json, text holding a key or their values. */
+function cliCredentials(cwd: string, env: NodeJS.ProcessEnv): CredentialCheck {
+  const files = readCredentialFiles(env);
+  const known = new Redactor([...files.secrets]);
+  return new CredentialCheck(cwd, files, (text) => known.holdsSecret(text));
 }
 
 /** The settings files of --cwd (unless --setting-sources none), then --settings; a malformed one is a usage error. */
@@ -144,6 +154,7 @@ async function run(options: CliOptions, apiKey: string, io: CliIo): Promise<{ re
       cwd: resolve(options.cwd),
       env: io.env,
       ...(io.env['RUNNER_TEMP'] ? { runnerTemp: io.env['RUNNER_TEMP'] } : {}),
+      credentials: cliCredentials(resolve(options.cwd), io.env),
       messages: start.messages,
       mode: 'cli',
       recordMessagesFrom: already,
