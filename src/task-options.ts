@@ -5,6 +5,8 @@ import type { ToolSet } from './core/tools.js';
 import type { LoopSettings } from './settings.js';
 import type { TaskEvents } from './task-events.js';
 import type { HookSettings } from './tools/hooks/index.js';
+import type { HookContext } from './tools/hooks/hooks.js';
+import type { Wrap } from './sandbox/types.js';
 import type { RuleLists } from './tools/permissions/rules.js';
 import type { Skill } from './extensions/index.js';
 
@@ -37,7 +39,7 @@ export interface TaskOptions {
   /** Started at; the deadline counts from here. */
   startedAt?: number;
   /** Turns each Bash command's argv into the one that runs it (the sandbox); may still be in preparation. */
-  wrap?: Promise<(argv: string[]) => string[]>;
+  wrap?: Promise<Wrap>;
   /**
    * Resolves once the workspace may be used (a checkout still under way): the first request does
    * not wait for it, the tools, hooks and the changes' baseline do. If it fails, the run stops and
@@ -50,6 +52,10 @@ export interface TaskOptions {
   rules?: RuleLists;
   /** Claude Code hooks from the trusted settings. */
   hooks?: HookSettings;
+  /** A hook's command as it runs: on a pull request run, with the trusted ref's files (trusted-code/). */
+  launchHook?: HookContext['launch'];
+  /** Folders outside the workspace the read-only tools may read too (the trusted copies of skills' folders). */
+  readOnlyRoots?: readonly string[];
   /** Subagent types the Task tool can start besides general-purpose (a later one of a name wins). */
   agents?: readonly SubagentDefinition[];
   /** The model of a subagent whose definition names one. */

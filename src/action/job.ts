@@ -23,6 +23,7 @@ import type { SettingsSource } from '../config/index.js';
 import type { McpSource } from '../mcp-run.js';
 import { commandRun } from './command.js';
 import type { Thread } from './thread.js';
+import { jobTrustedCode } from './trusted-code.js';
 
 type Context = Awaited<EarlyContext['context']>;
 
@@ -110,7 +111,13 @@ export class Job {
       const asked = commandRun(context, (await trusted).extensions, this.mode, io);
       const prompt = redactor.redact(this.mode.prompt(asked.context, work.plan));
       const parts = { model: await model, sandbox: preparing, ready, mode: this.mode, events: this.tracking.events(), asked };
-      const more = { prompt, trusted: await trusted, earlier: await thread.earlier };
+      // On a pull request run the trusted code is copied from the trusted ref once the checkout is done.
+      const { pull } = context;
+      const code = pull
+        ? ready.then(async () => jobTrustedCode({ ...this.j, trusted: await trusted, pull, sandbox: await preparing }))
+        : Promise.resolve(undefined);
+      code.catch(() => undefined);
+      const more = { prompt, trusted: await trusted, earlier: await thread.earlier, code };
       const { result, transcript, note } = await executeTask(this.j, { ...parts, ...more });
       // 6. The work goes where the mode says, the conversation to its thread, then the report.
       const delivery = await this.mode.deliver(result, work);

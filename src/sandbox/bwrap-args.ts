@@ -1,5 +1,5 @@
 import { isInside } from '../core/paths.js';
-import type { NetworkMode } from './types.js';
+import type { NetworkMode, WrapExtras } from './types.js';
 
 /**
  * How the sandbox's user relates to the runner's: an unprivileged runner needs a user namespace;
@@ -49,7 +49,7 @@ function envArgs(env: Record<string, string>, home: string): string[] {
 }
 
 /** The bubblewrap command line for argv; pure, so the mount order can be checked without bwrap. */
-export function bwrapArgs(layout: BwrapLayout, argv: string[]): string[] {
+export function bwrapArgs(layout: BwrapLayout, argv: string[], extras: WrapExtras = {}): string[] {
   const hide = layout.hide ?? [];
   // Mounts apply in order: the workspace may live under HOME or a hidden dir, so it is bound
   // after them, and hidden paths inside the workspace go after it.
@@ -70,8 +70,10 @@ export function bwrapArgs(layout: BwrapLayout, argv: string[]): string[] {
     ...['--bind', layout.workspace, layout.workspace],
     ...hiddenInside.flatMap(hideArgs),
     ...(layout.readOnlyInWorkspace ?? []).flatMap((p) => ['--ro-bind', p, p]),
+    // Last, so a process's own binds (trusted files over the workspace's) cover what is above.
+    ...(extras.binds ?? []).flatMap((b) => ['--ro-bind', b.source, b.dest]),
     ...(layout.network === 'off' ? ['--unshare-net'] : []),
-    ...envArgs(layout.env, layout.home ?? '/tmp'),
+    ...envArgs({ ...layout.env, ...extras.env }, layout.home ?? '/tmp'),
     ...['--chdir', layout.workspace],
     '--',
     ...argv,

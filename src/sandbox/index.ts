@@ -8,7 +8,15 @@ import { SandboxUnavailableError, type Sandbox, type SandboxOptions } from './ty
 export { bwrapArgs, limitProcesses, type BwrapLayout, type HiddenPath, type UserMapping } from './bwrap-args.js';
 export { TOOLCHAIN_DIRS } from './layout.js';
 export type { RunCommand, RunResult } from './run.js';
-export { SandboxUnavailableError, type NetworkMode, type Sandbox, type SandboxMode, type SandboxOptions } from './types.js';
+export {
+  SandboxUnavailableError,
+  type NetworkMode,
+  type Sandbox,
+  type SandboxMode,
+  type SandboxOptions,
+  type Wrap,
+  type WrapExtras,
+} from './types.js';
 
 export const DEFAULT_PROCESS_LIMIT = 2048;
 
@@ -25,7 +33,7 @@ function bubblewrap(bwrap: string, layout: BwrapLayout, limit: number, cgroup: s
   return {
     kind: 'bubblewrap',
     description: describeSandbox(layout, limit, cgroup, found.apparmor),
-    wrap: (argv) => joinCgroup(cgroup, [bwrap, ...bwrapArgs(layout, limitProcesses(argv, limit))]),
+    wrap: (argv, extras) => joinCgroup(cgroup, [bwrap, ...bwrapArgs(layout, limitProcesses(argv, limit), extras)]),
     processesLimited: cgroup !== undefined || layout.user.kind === 'unprivileged',
     dispose: async () => {
       if (cgroup) await removeCgroup(cgroup);

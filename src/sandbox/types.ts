@@ -37,12 +37,23 @@ export interface SandboxOptions {
   sandboxUid?: number;
 }
 
+/** What one process adds to the sandbox it runs in (a hook's CLAUDE_PROJECT_DIR, trusted files bound over the workspace's). */
+export interface WrapExtras {
+  /** More variables, set after the allowlisted ones. */
+  env?: Record<string, string>;
+  /** Read-only binds, mounted last in order: both paths absolute, the source existing. */
+  binds?: readonly { source: string; dest: string }[];
+}
+
+/** Turns the argv to run into the argv that runs it (inside the sandbox, or itself). */
+export type Wrap = (argv: string[], extras?: WrapExtras) => string[];
+
 export interface Sandbox {
   kind: 'bubblewrap' | 'none';
   /** One plain sentence for the log and the final comment. */
   description: string;
   /** The argv that runs argv inside the sandbox; argv itself for kind 'none'. */
-  wrap: (argv: string[]) => string[];
+  wrap: Wrap;
   /** True when a fork bomb hits a ceiling (rlimit or pids cgroup) before the machine's own. */
   processesLimited: boolean;
   /** Removes what prepareSandbox created (the pids cgroup); safe to call more than once. */

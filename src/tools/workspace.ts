@@ -34,6 +34,8 @@ export type AccessMode = 'read' | 'write';
 export interface WorkspaceOptions {
   /** Refused as a whole: the runner keeps job credentials there (RUNNER_TEMP on a runner). */
   runnerTemp?: string;
+  /** Folders outside the workspace that may be read, never written (the trusted copies of skills' folders). */
+  readOnlyRoots?: readonly string[];
 }
 
 function errorCode(error: unknown): string | undefined {
@@ -87,6 +89,7 @@ export class Workspace {
   private constructor(
     readonly root: string,
     private readonly runnerTemp: string | undefined,
+    private readonly readOnlyRoots: readonly string[] = [],
   ) {}
 
   static async open(root: string, options: WorkspaceOptions = {}): Promise<Workspace> {
@@ -96,7 +99,12 @@ export class Workspace {
     // A workspace placed inside RUNNER_TEMP would refuse everything, so the rule only applies
     // when the temp dir is somewhere else (outside, or nested inside the workspace).
     const guardTemp = realTemp && !isInside(realRoot, realTemp) ? realTemp : undefined;
-    return new Workspace(realRoot, guardTemp);
+    const readOnly = await Promise.all((options.readOnlyRoots ?? []).map((p) => fs.realpath(p).catch(() => undefined)));
+    return new Workspace(
+      realRoot,
+      guardTemp,
+      readOnly.filter((p): p is string => p !== undefined),
+    );
   }
 
   /** Absolute real path for filePath (absolute or workspace-relative), or a ToolError. */
@@ -105,6 +113,7 @@ export class Workspace {
     const asked = path.resolve(this.root, filePath);
     const real = await resolveReal(asked);
     const allowed = `Paths must be inside the workspace ${this.root} (absolute, or relative to it)`;
+    if (mode === 'read' && this.readOnlyRoots.some((r) => isInside(real, r))) return this.readOnly(filePath, real);
     if (!isInside(real, this.root)) {
       const via = real === asked ? '' : ` (it resolves to ${real})`;
       throw new ToolError(`Refused: ${filePath} is outside the workspace${via}. ${allowed}.`);
@@ -123,6 +132,12 @@ export class Workspace {
         );
       }
     }
+    return real;
+  }
+
+  /** A path under a read-only root: the credential names are refused there too. */
+  private readOnly(filePath: string, real: string): string {
+    if (isCredentialFileName(path.basename(real))) throw new ToolError(`Refused: ${filePath} is protected (a credential file).`);
     return real;
   }
 
