@@ -1,13 +1,13 @@
 /**
  * The trusted ref's files, outside the workspace. The ref's commit is fetched (depth 1) into a
- * bare repository of its own, borrowing the workspace's objects (alternates) so that what is
- * already there is not downloaded again: the workspace's own repository, its shallow history
- * and its refs stay as they were, and nothing here can be pushed or committed. Files are written
+ * bare repository of its own, so the workspace's repository, its shallow history and its refs
+ * stay as they were, and nothing here can be pushed or committed. (It does not borrow the
+ * workspace's objects: a shallow workspace would advertise history it does not hold, and the
+ * fetch would come back incomplete.) Files are written
  * by git itself (modes and symlinks as committed) with no repository config, so no filter,
  * hook or attribute of the trusted ref runs a program while it is written.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
-import path from 'node:path';
+import { mkdir } from 'node:fs/promises';
 import { safeGit, type Git } from '../git/safe.js';
 
 /** One entry of the trusted tree. */
@@ -44,14 +44,10 @@ export interface TrustedRepo {
 export async function fetchTrustedCommit(o: FetchInput): Promise<TrustedRepo> {
   if (o.ref.startsWith('-') || !REF_NAME.test(o.ref)) throw new Error(`Refusing to fetch the trusted ref ${JSON.stringify(o.ref)}`);
   const work = safeGit(o.workspace, o.env);
-  const [url, objects] = await Promise.all([
-    work.raw(['remote', 'get-url', 'origin']),
-    work.raw(['rev-parse', '--path-format=absolute', '--git-path', 'objects']),
-  ]);
+  const url = await work.raw(['remote', 'get-url', 'origin']);
   await mkdir(o.gitDir, { recursive: true });
   const git = safeGit(o.gitDir, { ...o.env, GIT_DIR: o.gitDir });
   await git.raw(['init', '--quiet', '--bare', o.gitDir]);
-  await writeFile(path.join(o.gitDir, 'objects', 'info', 'alternates'), `${objects.trim()}\n`);
   await git.raw(['fetch', '--quiet', '--no-tags', '--depth=1', url.trim(), `+refs/heads/${o.ref}:refs/trusted`]);
   const commit = (await git.raw(['rev-parse', '--verify', 'refs/trusted^{commit}'])).trim();
   return { git, gitDir: o.gitDir, commit, env: o.env };

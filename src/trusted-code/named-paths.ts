@@ -69,17 +69,35 @@ function isNode(value: unknown): value is { type: string } {
   return typeof value === 'object' && value !== null && typeof (value as { type?: unknown }).type === 'string';
 }
 
+/**
+ * A node's children: its own keys, and the getters of its prototype, behind which unbash parses
+ * lazily (a word's parts, a command's redirections, a substitution's script). `args` repeats a
+ * command's name and suffix.
+ */
+function childKeys(node: object): string[] {
+  const proto: unknown = Object.getPrototypeOf(node);
+  const lazy =
+    proto && proto !== Object.prototype
+      ? Object.entries(Object.getOwnPropertyDescriptors(proto))
+          .filter(([key, d]) => d.get !== undefined && key !== 'args')
+          .map(([key]) => key)
+      : [];
+  return [...Object.keys(node), ...lazy];
+}
+
+type PlacedWord = Word & { pos: number; end: number };
+
 /** Every Word of the tree, each with whether it is a command's name (`bash` in `bash x.sh`). */
-function collectWords(node: unknown, out: { word: Word & { pos: number; end: number }; name: boolean }[], name = false): void {
+function collectWords(node: unknown, out: { word: PlacedWord; name: boolean }[], name = false): void {
   if (Array.isArray(node)) {
     for (const item of node) collectWords(item, out);
     return;
   }
   if (typeof node !== 'object' || node === null) return;
-  if (isNode(node) && node.type === 'Word') out.push({ word: node as Word & { pos: number; end: number }, name });
-  for (const [key, value] of Object.entries(node)) {
+  if (isNode(node) && node.type === 'Word') out.push({ word: node as PlacedWord, name });
+  for (const key of childKeys(node)) {
     // Nested scripts (`$(cat x)`) carry positions in the whole command's text, so their words count too.
-    collectWords(value, out, isNode(node) && node.type === 'Command' && key === 'name');
+    collectWords((node as Record<string, unknown>)[key], out, isNode(node) && node.type === 'Command' && key === 'name');
   }
 }
 
@@ -91,7 +109,7 @@ function collectWords(node: unknown, out: { word: Word & { pos: number; end: num
 export function commandPaths(command: string, workspace: string): NamedPath[] {
   const script = parse(command);
   if (script.errors?.length) return [];
-  const words: { word: Word & { pos: number; end: number }; name: boolean }[] = [];
+  const words: { word: PlacedWord; name: boolean }[] = [];
   collectWords(script.commands, words);
   const out: NamedPath[] = [];
   for (const { word, name } of words) {
