@@ -112,7 +112,11 @@ export function commandPaths(command: string, workspace: string): NamedPath[] {
   const words: { word: PlacedWord; name: boolean }[] = [];
   collectWords(script.commands, words);
   const out: NamedPath[] = [];
+  const seen = new Set<number>();
   for (const { word, name } of words) {
+    // A node may be reachable twice (a redirection's target is also behind a getter): once per place.
+    if (seen.has(word.pos)) continue;
+    seen.add(word.pos);
     const value = wordValue(word, workspace);
     if (value === undefined || (name && !value.includes('/'))) continue;
     const rel = insideWorkspace(value, workspace);
