@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { commentPayload } from '../../test-support/action-payloads.js';
 import { API_KEY, GH_TOKEN, makeWorld, OWNER, REPO, type World } from '../../test-support/action-world.js';
 import type { RecordedRequest, ScriptedReply } from '../../test-support/anthropic-server.js';
+import { PROBE_SERVER, probeAnswer } from '../../test-support/mcp-probe-server.js';
 
 jest.setTimeout(90_000);
 
@@ -27,22 +28,6 @@ createInterface({ input: process.stdin }).on('line', (line) => {
   else if (m.method === 'tools/list')
     send({ id: m.id, result: { tools: [{ name: 'check', description: 'Checks', inputSchema: { type: 'object' } }] } });
   else if (m.method === 'tools/call') send({ id: m.id, result: { content: [{ type: 'text', text: 'lint server ${who}, ' + LIB }] } });
-  else if (m.id !== undefined) send({ id: m.id, error: { code: -32601, message: 'no such method' } });
-});
-`;
-
-/** A server whose one tool answers with what the server can see: its environment and the runner's temp dir. */
-const ENV_SERVER = `import { readdirSync } from 'node:fs';
-import { createInterface } from 'node:readline';
-const send = (m) => process.stdout.write(JSON.stringify({ jsonrpc: '2.0', ...m }) + '\\n');
-const temp = () => { try { return readdirSync(process.argv[2]); } catch (e) { return String(e.code); } };
-createInterface({ input: process.stdin }).on('line', (line) => {
-  const m = JSON.parse(line);
-  if (m.method === 'initialize')
-    send({ id: m.id, result: { protocolVersion: m.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'env', version: '1' } } });
-  else if (m.method === 'tools/list')
-    send({ id: m.id, result: { tools: [{ name: 'show', description: 'Shows', inputSchema: { type: 'object' } }] } });
-  else if (m.method === 'tools/call') send({ id: m.id, result: { content: [{ type: 'text', text: JSON.stringify({ env: process.env, temp: temp() }) }] } });
   else if (m.id !== undefined) send({ id: m.id, error: { code: -32601, message: 'no such method' } });
 });
 `;
@@ -179,13 +164,15 @@ describe('trusted configuration runs only trusted code on pull request runs (dis
 describe('MCP stdio servers in the sandbox (dist/index.js)', () => {
   it('run with their configured env and the allowlist only, the runner temp dir out of reach', async () => {
     world = await makeWorld({
-      main: { 'README.md': 'calc\n', 'tools/env-server.mjs': ENV_SERVER },
+      main: { 'README.md': 'calc\n', 'tools/probe.mjs': PROBE_SERVER },
       script: [tool('mcp__env__show', {}), text('Shown.')],
       sim: { permissions: { alice: 'write' } },
     });
     world.sim.issues.set(3, { number: 3, title: 'Env', body: '', user: { login: 'bob' }, comments: [] });
     const runnerTemp = join(world.root, 'runner-temp');
-    const mcp = { mcpServers: { env: { command: 'node', args: ['tools/env-server.mjs', runnerTemp], env: { LINT_MODE: 'strict' } } } };
+    const mcp = {
+      mcpServers: { env: { command: 'node', args: ['tools/probe.mjs'], env: { LINT_MODE: 'strict', PROBE_PATH: runnerTemp } } },
+    };
     const payload = commentPayload({ number: 3, body: '/agent show', by: { login: 'alice', id: 501 }, onPull: false });
     const r = await world.run({
       event: 'issue_comment',
@@ -195,16 +182,12 @@ describe('MCP stdio servers in the sandbox (dist/index.js)', () => {
     });
     expect(r.outputs['conclusion']).toBe('success');
     expect(r.stdout + r.stderr).not.toMatch(/WITHOUT a sandbox/);
-    const [result] = world.model.requests[1]!.body.messages.at(-1)!.content as { content: string }[];
-    const seen = JSON.parse(result!.content) as {
-      env: Record<string, string>;
-      temp: unknown;
-    };
+    const seen = probeAnswer(world.model.requests[1]!.body.messages.at(-1)!.content);
     expect(seen.env['LINT_MODE']).toBe('strict');
     const values = Object.values(seen.env).join('\n');
     for (const secret of [API_KEY, GH_TOKEN, 'canary-db-secret']) expect(values).not.toContain(secret);
     expect(Object.keys(seen.env).filter((k) => k.startsWith('INPUT_') || k.startsWith('GITHUB_TOKEN'))).toEqual([]);
     // The runner's temp dir (step outputs, the transcript) is an empty tmpfs inside the sandbox.
-    expect(seen.temp).toEqual([]);
+    expect(seen.probe).toEqual([]);
   });
 });
