@@ -37,7 +37,11 @@ const SETTINGS = JSON.stringify({
   enabledMcpjsonServers: ['lint'],
   hooks: {
     // Claude Code's documented form, run as an executable: CLAUDE_PROJECT_DIR must reach the sandbox.
-    SessionStart: [{ hooks: [{ type: 'command', command: '"$CLAUDE_PROJECT_DIR"/.claude/hooks/start.sh' }] }],
+    SessionStart: [
+      { hooks: [{ type: 'command', command: '"$CLAUDE_PROJECT_DIR"/.claude/hooks/start.sh' }] },
+      // Named by main's settings but missing on main: the copy the pull request adds must not run either.
+      { hooks: [{ type: 'command', command: 'bash scripts/setup.sh' }] },
+    ],
     PreToolUse: [{ matcher: 'Bash|Write', hooks: [{ type: 'command', command: 'bash .claude/hooks/guard.sh' }] }],
   },
 });
@@ -65,6 +69,7 @@ const HEAD = {
   '.claude/skills/fmt/notes.md': 'notes of the pull request\n',
   'tools/lint-server.mjs': server('head'),
   'tools/lib.mjs': "export const LIB = 'lib-head';\n",
+  'scripts/setup.sh': 'mkdir -p markers && touch markers/setup-head\n',
 };
 
 const TRUSTED_FILES = {

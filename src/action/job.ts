@@ -106,17 +106,17 @@ export class Job {
       // 4. Where the work goes; the first request does not wait for the checkout or the sandbox, the tools do.
       const work: Work = { git: await git, plan: context.pull ? pullPlan(context.pull) : await this.planFor(context, await git) };
       const ready = Promise.all([credentials, checkout, preparing]);
+      // On a pull request run the trusted ref is fetched while the checkout runs; its code is copied once that is done.
+      const { pull } = context;
+      const code = pull
+        ? trusted.then((t) => jobTrustedCode({ ...this.j, trusted: t, pull, sandbox: preparing, ready }))
+        : Promise.resolve(undefined);
+      code.catch(() => undefined);
       // 5. The loop.
       if (this.mode.prepare) await ready.then(() => this.mode.prepare?.(context, work));
       const asked = commandRun(context, (await trusted).extensions, this.mode, io);
       const prompt = redactor.redact(this.mode.prompt(asked.context, work.plan));
       const parts = { model: await model, sandbox: preparing, ready, mode: this.mode, events: this.tracking.events(), asked };
-      // On a pull request run the trusted code is copied from the trusted ref once the checkout is done.
-      const { pull } = context;
-      const code = pull
-        ? ready.then(async () => jobTrustedCode({ ...this.j, trusted: await trusted, pull, sandbox: await preparing }))
-        : Promise.resolve(undefined);
-      code.catch(() => undefined);
       const more = { prompt, trusted: await trusted, earlier: await thread.earlier, code };
       const { result, transcript, note } = await executeTask(this.j, { ...parts, ...more });
       // 6. The work goes where the mode says, the conversation to its thread, then the report.

@@ -14,7 +14,9 @@ import type { Trusted } from './trusted-settings.js';
 export interface JobTrustedCodeInput {
   trusted: Trusted;
   pull: PullContext;
-  sandbox: Sandbox;
+  sandbox: Promise<Sandbox>;
+  /** The workspace's checkout of the pull request: the copies are made once it is done. */
+  ready: Promise<unknown>;
   settings: ActionSettings;
   runner: RunnerEnv;
   io: ActionIo;
@@ -31,6 +33,7 @@ export async function jobTrustedCode(o: JobTrustedCodeInput): Promise<TrustedCod
   const { trusted, runner } = o;
   const servers = await stdioArgvs(trusted.mcp, trusted.settings);
   if (!needsTrustedCode({ hooks: trusted.settings.hooks, servers, skills: trusted.extensions.skills.length > 0 })) return undefined;
+  const started = Date.now();
   const tempDir = join(runner.RUNNER_TEMP ?? join(runner.GITHUB_WORKSPACE, '..'), 'agent-action');
   mkdirSync(tempDir, { recursive: true });
   const code = await prepareTrustedCode({
@@ -41,11 +44,13 @@ export async function jobTrustedCode(o: JobTrustedCodeInput): Promise<TrustedCod
     hooks: trusted.settings.hooks,
     servers,
     skills: trusted.extensions.skills.length > 0,
-    sandboxed: o.sandbox.kind === 'bubblewrap',
+    sandboxed: (await o.sandbox).kind === 'bubblewrap',
+    ready: o.ready,
   });
   const how = code.sandboxed ? 'bound over the workspace for them' : 'run from a copy outside the workspace';
+  const ms = Date.now() - started;
   o.io.info(
-    `agent-action: hooks, MCP servers and skills use ${code.units.join(', ')} of ${trusted.ref} (${code.commit.slice(0, 12)}), ${how}`,
+    `agent-action: hooks, MCP servers and skills use ${code.units.join(', ')} of ${trusted.ref} (${code.commit.slice(0, 12)}), ${how} (${ms} ms)`,
   );
   return code;
 }

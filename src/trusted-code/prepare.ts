@@ -20,6 +20,8 @@ export interface PrepareInput {
   /** Whether skills exist: their folders come from the trusted ref too. */
   skills: boolean;
   sandboxed: boolean;
+  /** Resolves once the workspace holds the pull request's code: the fetch goes on meanwhile, the copies wait. */
+  ready?: Promise<unknown>;
 }
 
 /** Every command of the hook settings. */
@@ -37,7 +39,8 @@ export async function prepareTrustedCode(o: PrepareInput): Promise<TrustedCode> 
   const workspace = await realpath(o.workspace);
   const dir = await realpath(await mkdtemp(path.join(o.tempDir, 'trusted-')));
   const repo = await fetchTrustedCommit({ workspace, gitDir: path.join(dir, 'git'), ref: o.ref, env: o.gitEnv });
-  const tree = await listTree(repo);
+  // Which units there are depends on the workspace (a file only the pull request has), so on its checkout.
+  const [tree] = await Promise.all([listTree(repo), o.ready]);
   const named = [
     ...hookCommands(o.hooks).flatMap((c) => commandPaths(c, workspace).map((n) => n.path)),
     ...o.servers.flatMap((argv) => argvPaths(argv, workspace)).filter((p): p is string => p !== undefined),
