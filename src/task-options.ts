@@ -6,6 +6,7 @@ import type { LoopSettings } from './settings.js';
 import type { TaskEvents } from './task-events.js';
 import type { HookSettings } from './tools/hooks/index.js';
 import type { CommandWrap } from './core/confine.js';
+import type { HookContext } from './tools/hooks/hooks.js';
 import type { RuleLists } from './tools/permissions/rules.js';
 import type { CredentialFileRules } from './tools/workspace.js';
 import type { Skill } from './extensions/index.js';
@@ -54,6 +55,10 @@ export interface TaskOptions {
   rules?: RuleLists;
   /** Claude Code hooks from the trusted settings. */
   hooks?: HookSettings;
+  /** A hook's command as it runs: on a pull request run, with the trusted ref's files (trusted-code/). */
+  launchHook?: HookContext['launch'];
+  /** Folders outside the workspace the read-only tools may read too (the trusted copies of skills' folders). */
+  readOnlyRoots?: readonly string[];
   /** Subagent types the Task tool can start besides general-purpose (a later one of a name wins). */
   agents?: readonly SubagentDefinition[];
   /** The model of a subagent whose definition names one. */

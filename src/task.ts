@@ -31,6 +31,7 @@ export async function runTask(o: TaskOptions): Promise<TaskResult> {
   const workspace = await Workspace.open(o.cwd, {
     ...(o.runnerTemp ? { runnerTemp: o.runnerTemp } : {}),
     ...(o.credentials ? { credentials: o.credentials } : {}),
+    ...(o.readOnlyRoots ? { readOnlyRoots: o.readOnlyRoots } : {}),
   });
   let baseline: Promise<Baseline> | undefined;
   const takeOnce = () => (baseline ??= Promise.resolve(o.ready).then(() => takeBaseline(workspace.root)));

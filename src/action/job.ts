@@ -25,6 +25,7 @@ import type { SettingsSource } from '../config/index.js';
 import type { McpSource } from '../mcp-run.js';
 import { commandRun } from './command.js';
 import type { Thread } from './thread.js';
+import { jobTrustedCode } from './trusted-code.js';
 
 type Context = Awaited<EarlyContext['context']>;
 
@@ -114,12 +115,18 @@ export class Job {
       const work: Work = { git: await git, plan: context.pull ? pullPlan(context.pull) : await this.planFor(context, await git) };
       // Once the checkout is done and its credentials are out, git's own files are kept as they are.
       const ready = Promise.all([credentials, checkout, preparing]).then(() => work.git.seal());
+      // On a pull request run the trusted ref is fetched while the checkout runs; its code is copied once that is done.
+      const { pull } = context;
+      const code = pull
+        ? trusted.then((t) => jobTrustedCode({ ...this.j, trusted: t, pull, sandbox: preparing, ready }))
+        : Promise.resolve(undefined);
+      code.catch(() => undefined);
       // 5. The loop.
       if (this.mode.prepare) await ready.then(() => this.mode.prepare?.(context, work));
       const asked = commandRun(context, (await trusted).extensions, this.mode, io);
       const prompt = redactor.redact(this.mode.prompt(asked.context, work.plan));
       const parts = { model: await model, sandbox: preparing, ready, mode: this.mode, events: this.tracking.events(), asked };
-      const more = { prompt, trusted: await trusted, earlier: await thread.earlier };
+      const more = { prompt, trusted: await trusted, earlier: await thread.earlier, code };
       const { result, transcript, note } = await executeTask(this.j, { ...parts, ...more });
       // 6. The work goes where the mode says, the conversation to its thread, then the report.
       const delivery = await this.mode.deliver(result, work);

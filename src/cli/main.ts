@@ -129,7 +129,12 @@ async function run(options: CliOptions, apiKey: string, io: CliIo): Promise<{ re
   // Appending to the transcript being resumed adds only what is new; a fresh file gets it all.
   const already = paths.transcript && paths.resume && resolve(paths.transcript) === resolve(paths.resume) ? start.resumedCount : 0;
   const sandbox = await openSandbox(options, io);
-  const mcp = await cliMcp(options, trusted, { env: io.env, log: say, signal: io.signal }).catch((error: unknown) => {
+  const mcp = await cliMcp(options, trusted, {
+    env: io.env,
+    log: say,
+    signal: io.signal,
+    ...(sandbox ? { wrap: sandbox.wrap } : {}),
+  }).catch((error: unknown) => {
     void sandbox?.dispose();
     return Promise.reject(new UsageError(errorText(error)));
   });

@@ -45,6 +45,8 @@ export interface WorkspaceOptions {
   runnerTemp?: string;
   /** The run's credentials files (those the environment names, gha-creds-*.json, text holding a key). */
   credentials?: CredentialFileRules;
+  /** Folders outside the workspace that may be read, never written (the trusted copies of skills' folders). */
+  readOnlyRoots?: readonly string[];
 }
 
 function errorCode(error: unknown): string | undefined {
@@ -109,6 +111,7 @@ export class Workspace {
     private readonly credentials: CredentialFileRules | undefined,
     /** The repository's git dirs when a `.git` file puts them elsewhere in the workspace. */
     private readonly gitDirs: readonly string[] = [],
+    private readonly readOnlyRoots: readonly string[] = [],
   ) {}
 
   static async open(root: string, options: WorkspaceOptions = {}): Promise<Workspace> {
@@ -119,7 +122,14 @@ export class Workspace {
     // A workspace placed inside RUNNER_TEMP would refuse everything, so the rule only applies
     // when the temp dir is somewhere else (outside, or nested inside the workspace).
     const guardTemp = realTemp && !isInside(realRoot, realTemp) ? realTemp : undefined;
-    return new Workspace(realRoot, guardTemp, options.credentials, dirs ? [dirs.gitDir, dirs.commonDir] : []);
+    const readOnly = await Promise.all((options.readOnlyRoots ?? []).map((p) => fs.realpath(p).catch(() => undefined)));
+    return new Workspace(
+      realRoot,
+      guardTemp,
+      options.credentials,
+      dirs ? [dirs.gitDir, dirs.commonDir] : [],
+      readOnly.filter((p): p is string => p !== undefined),
+    );
   }
 
   /** Absolute real path for filePath (absolute or workspace-relative), or a ToolError. */
@@ -128,6 +138,7 @@ export class Workspace {
     const asked = path.resolve(this.root, filePath);
     const real = await resolveReal(asked);
     const allowed = `Paths must be inside the workspace ${this.root} (absolute, or relative to it)`;
+    if (mode === 'read' && this.readOnlyRoots.some((r) => isInside(real, r))) return this.readOnly(filePath, real);
     if (!isInside(real, this.root)) {
       const via = real === asked ? '' : ` (it resolves to ${real})`;
       throw new ToolError(`Refused: ${filePath} is outside the workspace${via}. ${allowed}.`);
@@ -168,6 +179,12 @@ export class Workspace {
   /** Why a file holding this text is a credentials file (a private key block, a known token), or undefined. */
   credentialText(text: string): string | undefined {
     return this.credentials?.byContent(text);
+  }
+
+  /** A path under a read-only root: the credential names are refused there too. */
+  private readOnly(filePath: string, real: string): string {
+    if (isCredentialFileName(path.basename(real))) throw new ToolError(`Refused: ${filePath} is protected (a credential file).`);
+    return real;
   }
 
   /** Path relative to the root for display, '.' for the root itself. */
