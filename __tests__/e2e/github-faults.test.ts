@@ -63,9 +63,9 @@ function perPullScript(req: RecordedRequest): ScriptedReply {
 const isWrite = (method: string) => method !== 'GET' && method !== 'HEAD';
 
 describe('the action (dist/index.js) when GitHub is under load or failing', () => {
-  it('8 runs at once under a secondary write limit of 3 a second: every tracking comment ends with its own answer', async () => {
+  it('8 runs at once under a secondary write limit of 2 a second: every tracking comment ends with its own answer', async () => {
     const numbers = [11, 12, 13, 14, 15, 16, 17, 18];
-    world = await pullsWorld(numbers, perPullScript, { secondaryWriteLimit: { perSecond: 3, retryAfterS: 1 } });
+    world = await pullsWorld(numbers, perPullScript, { secondaryWriteLimit: { perSecond: 2, retryAfterS: 1 } });
     const w = world;
     const t0 = performance.now();
     const runs = await Promise.all(
@@ -81,16 +81,16 @@ describe('the action (dist/index.js) when GitHub is under load or failing', () =
     const totalMs = performance.now() - t0;
     for (const [i, n] of numbers.entries()) {
       const r = runs[i]!;
+      const comments = tracking(w, n);
+      expect(comments).toHaveLength(1);
+      expect(comments[0]!.body).toContain(`Answer for PR-${n}: all good.`);
+      expect(comments[0]!.body).not.toMatch(/Working/);
       expect({ n, code: r.code, conclusion: r.outputs['conclusion'], undelivered: r.outputs['undelivered'] }).toEqual({
         n,
         code: 0,
         conclusion: 'success',
         undelivered: '',
       });
-      const comments = tracking(w, n);
-      expect(comments).toHaveLength(1);
-      expect(comments[0]!.body).toContain(`Answer for PR-${n}: all good.`);
-      expect(comments[0]!.body).not.toMatch(/Working/);
       expect(r.outputs['comment-url']).toMatch(new RegExp(`#issuecomment-${comments[0]!.id}$`));
     }
     const writes = w.sim.requests.filter((q) => isWrite(q.method)).length;
@@ -142,6 +142,7 @@ describe('the action (dist/index.js) when GitHub is under load or failing', () =
       inputs: { 'timeout-minutes': '0.1' },
     });
     expect(r.ms).toBeLessThan(6_000 + 20_000 + 5_000);
+    console.log(`hung comment update: the run ended after ${Math.round(r.ms)} ms (deadline 26 s)`);
     expect(w.sim.limits.hung).toBeGreaterThan(0);
     expect(r.code).not.toBe(0);
     expect(r.outputs['conclusion']).toBe('undelivered');
@@ -162,6 +163,7 @@ describe('the action (dist/index.js) when GitHub is under load or failing', () =
     });
     expect(r.exitAfterSignalMs).toBeDefined();
     expect(r.exitAfterSignalMs!).toBeLessThan(8_000);
+    console.log(`SIGTERM during a hung comment update: exited ${Math.round(r.exitAfterSignalMs!)} ms after the signal`);
     expect(r.outputs['conclusion']).toBe('cancelled');
     expect(r.summary).toMatch(/cancelled/);
   });
