@@ -130,6 +130,27 @@ describe('the action (dist/index.js) when GitHub is under load or failing', () =
     ).not.toContain('Fixed `add()`');
   });
 
+  it('a pull request GitHub refuses: the branch is pushed, the step fails, pr-url stays empty', async () => {
+    world = await makeWorld({ main: MAIN, script: FIX, sim: { permissions: { alice: 'admin' } } });
+    const w = world;
+    w.sim.issues.set(3, { number: 3, title: 'add() is broken', body: '', user: { login: 'bob' }, comments: [] });
+    w.sim.fail({ method: 'POST', path: /\/pulls$/, status: 403, message: 'Resource not accessible by integration', times: 5 });
+    const r = await w.run({
+      event: 'issue_comment',
+      payload: commentPayload({ number: 3, body: '/agent fix it please', by: alice, onPull: false }),
+      workspace: w.checkout(),
+    });
+    expect(w.sim.pullsCreated).toHaveLength(0);
+    expect(w.remoteGit(['show', 'agent/issue-3-add-is-broken:math.js'])).toMatch(/a \+ b/);
+    expect(r.code).not.toBe(0);
+    expect(r.outputs['conclusion']).toBe('undelivered');
+    expect(r.outputs['pr-url']).toBe('');
+    expect(r.outputs['branch']).toBe('agent/issue-3-add-is-broken');
+    expect(r.outputs['undelivered']).toMatch(/the pull request for `agent\/issue-3-add-is-broken`: Resource not accessible/);
+    // The tracking comment tells the reader, too.
+    expect(tracking(w, 3)[0]!.body).toMatch(/undelivered/);
+  });
+
   it('a comment update that never answers: the run ends by its deadline with its outputs and summary written', async () => {
     world = await pullsWorld([7], [tool('Bash', { command: 'echo hi' }), text('The answer is 42.')]);
     const w = world;
