@@ -104,10 +104,11 @@ class WriteQueue {
     this.refilledAt = clock.now();
   }
 
-  run<T>(send: () => Promise<T>): Promise<T> {
+  /** A cancel (the signal) lets the waiting writes go at once: the run has seconds left, and the final comment is among them. */
+  run<T>(send: () => Promise<T>, signal?: AbortSignal): Promise<T> {
     const start = this.tail.then(async () => {
       const wait = this.take();
-      if (wait > 0) await this.clock.sleep(wait);
+      if (wait > 0) await this.clock.sleep(wait, signal);
     });
     this.tail = start;
     return start.then(send);
@@ -256,7 +257,7 @@ export const pacing: Plugin = (octokit, clientOptions) => {
       options.request = { ...options.request, signal: own ? AbortSignal.any([own, signal]) : signal };
       return request(options);
     };
-    const send = (signal: AbortSignal) => (isWrite(opts) ? writes.run(() => once(signal)) : reads.run(() => once(signal)));
+    const send = (signal: AbortSignal) => (isWrite(opts) ? writes.run(() => once(signal), budget.signal) : reads.run(() => once(signal)));
     const all = () => attempts({ o, clock, budget, send, opts });
     if (!isEdit(opts)) return all();
     return order.run(octokit.request.endpoint.parse(options).url, all);
