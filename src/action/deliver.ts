@@ -149,14 +149,21 @@ export async function deliver(o: DeliverOptions): Promise<Delivery> {
   };
   if (o.plan.kind !== 'new-branch' || o.pullRequest === 'never') return delivered;
   const closes = o.plan.issueNumber !== null ? `\n\nCloses #${o.plan.issueNumber}` : '';
-  const pr = await openPullRequest(o.gh, {
-    owner: o.owner,
-    repo: o.name,
-    head: pushed.branch,
-    base: o.plan.base,
-    title: o.redact(commitSubject(o.task).replace(/^agent: /, '')),
-    body: o.redact(`${o.summary}\n\nRequested in ${o.requestUrl}${closes}`),
-    draft: o.pullRequest === 'draft',
-  });
-  return { ...delivered, pr };
+  try {
+    const pr = await openPullRequest(o.gh, {
+      owner: o.owner,
+      repo: o.name,
+      head: pushed.branch,
+      base: o.plan.base,
+      title: o.redact(commitSubject(o.task).replace(/^agent: /, '')),
+      body: o.redact(`${o.summary}\n\nRequested in ${o.requestUrl}${closes}`),
+      draft: o.pullRequest === 'draft',
+    });
+    return { ...delivered, pr };
+  } catch (error) {
+    // The branch is pushed; only the pull request is missing, and the run must not say it delivered one.
+    const why = o.redact(error instanceof Error ? error.message : String(error));
+    o.log(`opening the pull request failed: ${why}`);
+    return { ...delivered, undelivered: [`the pull request for \`${pushed.branch}\`: ${why}`] };
+  }
 }

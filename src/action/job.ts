@@ -136,10 +136,11 @@ export class Job {
       const { startedAt } = this.j;
       const { refused } = this.tracking;
       const report = finalReport(result, delivery, { runUrl: this.link, startedAt, notes, refused, verify: settings.verify });
-      await Promise.all([this.tracking.finish(report), saved]);
+      const [comment] = await Promise.all([this.tracking.finish(report), saved]);
+      // Whatever did not reach GitHub, the final comment included, decides the conclusion.
+      const undelivered = [...(delivery.undelivered ?? []), ...(comment ? [comment] : [])];
       const trigger = `${this.j.trigger.source} by ${this.j.trigger.requester ? `@${this.j.trigger.requester.login}` : 'the workflow'}`;
-      await publish(io, redactor, report, result, delivery, { commentUrl: this.tracking.url, transcript, trigger });
-      return { conclusion: result.conclusion, reason: result.reason };
+      return await publish(io, redactor, report, result, delivery, { commentUrl: this.tracking.url, transcript, trigger, undelivered });
     } catch (error) {
       const message = redactor.redact(error instanceof Error ? error.message : String(error));
       await this.tracking.finish(failedReport(message, this.link, this.j.startedAt));
