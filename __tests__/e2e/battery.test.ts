@@ -342,13 +342,14 @@ describe('faults: nothing is lost', () => {
     expect(finalComment(world)).toMatch(/Fixed\./);
   });
 
-  it('a rejected push keeps the work in the comment as a diff', async () => {
+  it('a rejected push keeps the work in the comment as a diff, and the run says it was not delivered', async () => {
     world = await prWorld([EDIT, text('Fixed.')]);
     const hook = join(world.bare, 'hooks', 'pre-receive');
     await writeFile(hook, '#!/bin/sh\necho "protected branch" >&2\nexit 1\n');
     await chmod(hook, 0o755);
     const r = await world.run(comment());
-    expect(r.outputs['conclusion']).toBe('success');
+    expect(r.outputs['conclusion']).toBe('undelivered');
+    expect(r.outputs['commit-sha'] ?? '').toBe('');
     expect(pushedMath(world)).toMatch(/a - b/);
     expect(finalComment(world)).toMatch(/could not be pushed/);
     expect(finalComment(world)).toMatch(/\+  return a \+ b;/);
