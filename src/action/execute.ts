@@ -16,6 +16,7 @@ import type { Trusted } from './trusted-settings.js';
 import { mcpNote, startMcp, type StartedMcp } from '../mcp-run.js';
 import type { RunnerEnv } from './runner.js';
 import type { ActionSettings } from './settings.js';
+import type { AnswerSchema } from '../structured/schema.js';
 
 export interface ExecuteInput {
   settings: ActionSettings;
@@ -26,6 +27,8 @@ export interface ExecuteInput {
   signal: AbortSignal;
   startedAt: number;
   apiKey: string;
+  /** json-schema, compiled when the run started. */
+  answerSchema?: AnswerSchema | undefined;
 }
 
 /** The provider's options from the inputs and the environment. */
@@ -125,6 +128,7 @@ async function runWithTools(x: ExecuteInput, run: JobRun, mcp: StartedMcp | null
     skills: extensions.skills,
     modelFor,
     ...(run.asked.narrow ? { narrow: run.asked.narrow } : {}),
+    ...(x.answerSchema ? { answerSchema: x.answerSchema } : {}),
     events: run.events,
   });
   io.info(redactor.redact(`agent-action: ${result.conclusion}${result.reason ? ` (${result.reason})` : ''}\n${result.result}`));

@@ -21,7 +21,8 @@ type OutputName =
   | 'transcript'
   | 'verified'
   | 'review-url'
-  | 'review-comments';
+  | 'review-comments'
+  | 'structured-output';
 export type Outputs = Partial<Record<OutputName, string>>;
 
 /** Sets the step's outputs, each redacted: outputs are visible to every later step. */
@@ -107,5 +108,6 @@ export async function publish(
     verified: result.verified === null ? '' : String(result.verified),
     'review-url': delivery.review?.url ?? '',
     'review-comments': delivery.review ? String(delivery.review.comments) : '',
+    'structured-output': result.structuredOutput === undefined ? '' : JSON.stringify(result.structuredOutput),
   });
 }
