@@ -5,6 +5,7 @@ import { neutralizeWorkflowCommands, Redactor } from './report/redact.js';
 import { scrubEnvironment } from './secrets/environ.js';
 import { isSecretVariable } from './tools/env.js';
 import { providerSecrets } from './model/secrets.js';
+import { privateKeySecrets } from './action/access.js';
 
 /** Inputs as the runner passes them (INPUT_<NAME>), read from a copy taken before secrets are wiped. */
 function inputReader(env: NodeJS.ProcessEnv): (name: string) => string {
@@ -40,7 +41,13 @@ export async function run(): Promise<void> {
   }
   const input = inputReader(env);
   // Provider credentials too: an error message may quote one before the run's own redactor exists.
-  const known = [input('anthropic-api-key'), input('github-token'), input('openai-api-key'), ...providerSecrets(env)];
+  const known = [
+    input('anthropic-api-key'),
+    input('github-token'),
+    input('openai-api-key'),
+    ...privateKeySecrets(input('github-app-private-key')),
+    ...providerSecrets(env),
+  ];
   const redactor = new Redactor(known.filter((v) => v.length > 0));
   const say = (text: string) => neutralizeWorkflowCommands(redactor.redact(text));
   scrubEnvironment(isSecretVariable);

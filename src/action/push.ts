@@ -1,4 +1,4 @@
-import { BOT_IDENTITY, Repo } from '../git/repo.js';
+import { BOT_IDENTITY, Repo, type Identity } from '../git/repo.js';
 import { gitErrorLine } from '../git/safe.js';
 
 export interface PushInput {
@@ -9,6 +9,8 @@ export interface PushInput {
   fresh: boolean;
   redact: (text: string) => string;
   log: (message: string) => void;
+  /** Who the rebased commits are by; github-actions[bot] when absent. */
+  committer?: Identity;
 }
 
 export type Pushed = { sha: string; branch: string; note?: string } | { failed: string };
@@ -47,7 +49,7 @@ async function pushElsewhere(o: PushInput, taken: string, sha: string): Promise<
 
 async function rebaseAndPush(o: PushInput, branch: string): Promise<Pushed> {
   try {
-    const { conflicts } = await o.pushRepo.rebaseOnRemote(branch, BOT_IDENTITY);
+    const { conflicts } = await o.pushRepo.rebaseOnRemote(branch, o.committer ?? BOT_IDENTITY);
     if (conflicts.length > 0) {
       const files = conflicts.map((f) => `\`${f}\``).join(', ');
       return {

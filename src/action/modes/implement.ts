@@ -8,6 +8,7 @@ import { load } from '../lazy.js';
 import { whereNote } from '../plan.js';
 import type { ActionSettings } from '../settings.js';
 import type { Mode } from './mode.js';
+import type { Identity } from '../../git/names.js';
 
 export interface ImplementInput {
   settings: ActionSettings;
@@ -20,6 +21,8 @@ export interface ImplementInput {
   requestUrl: string;
   io: ActionIo;
   redactor: Redactor;
+  /** Who the commits are by; github-actions[bot] when absent. */
+  committer?: Identity;
 }
 
 /** The agent changes the code: the work is committed and pushed, or opened as a pull request. */
@@ -49,6 +52,7 @@ export function implementMode(o: ImplementInput): Mode {
           allowWorkflowChanges: settings.allowWorkflowChanges,
           redact: (t) => redactor.redact(t),
           log: (m) => io.warning(redactor.redact(m)),
+          ...(o.committer ? { committer: o.committer } : {}),
         });
       } catch (error) {
         // A failed push still leaves the diff for the report: paid-for work is never lost silently.
