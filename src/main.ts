@@ -5,6 +5,7 @@ import { neutralizeWorkflowCommands, Redactor } from './report/redact.js';
 import { scrubEnvironment } from './secrets/environ.js';
 import { isKeptVariable } from './secrets/allowlist.js';
 import { providerSecrets } from './model/secrets.js';
+import { privateKeySecrets } from './action/access.js';
 
 /** Inputs as the runner passes them (INPUT_<NAME>), read from a copy taken before secrets are wiped. */
 function inputReader(env: NodeJS.ProcessEnv): (name: string) => string {
@@ -67,7 +68,13 @@ export async function run(): Promise<void> {
   onCancel(step, controller, () => reported);
   const input = inputReader(env);
   // Provider credentials too: an error message may quote one before the run's own redactor exists.
-  const known = [input('anthropic-api-key'), input('github-token'), input('openai-api-key'), ...providerSecrets(env)];
+  const known = [
+    input('anthropic-api-key'),
+    input('github-token'),
+    input('openai-api-key'),
+    ...privateKeySecrets(input('github-app-private-key')),
+    ...providerSecrets(env),
+  ];
   const redactor = new Redactor(known.filter((v) => v.length > 0));
   const say = (text: string) => neutralizeWorkflowCommands(redactor.redact(text));
   // An allowlist, not a list of secret names: a DATABASE_URL the workflow set is a secret too.

@@ -94,6 +94,8 @@ export const LoopSettingsSchema = z.object({
   verify: z._default(z.string().check(z.trim()), ''),
   /** Failed verifications before the run ends as unverified. */
   verifyAttempts: z._default(positiveInt, 3),
+  /** A JSON Schema (inline JSON or a workspace path) the final answer must satisfy; '' for none. */
+  jsonSchema: z._default(z.string().check(z.trim()), ''),
   /** Price overrides (see PricesSchema); also read from AGENT_ACTION_PRICES. */
   prices: z._default(PricesSchema, {}),
 });

@@ -10,6 +10,7 @@ import type { HookContext } from './tools/hooks/hooks.js';
 import type { RuleLists } from './tools/permissions/rules.js';
 import type { CredentialFileRules } from './tools/workspace.js';
 import type { Skill } from './extensions/index.js';
+import type { AnswerSchema } from './structured/schema.js';
 
 /** A subagent as `.claude/agents/*.md` or the `agents` input define it. */
 export interface SubagentDefinition {
@@ -69,6 +70,8 @@ export interface TaskOptions {
   narrow?: readonly string[];
   /** More tools beside the built-in ones (MCP servers'), already started; the caller closes them. */
   extraTools?: readonly ToolSet[];
+  /** json-schema: the final answer must be JSON satisfying it. */
+  answerSchema?: AnswerSchema;
 }
 
 /** The rules of the settings alone, named as the inputs that hold them. */

@@ -11,6 +11,7 @@ import { toolEnvironment } from './tools/env.js';
 import { verification, type Verification } from './verify.js';
 import { skillsPromptSection } from './extensions/index.js';
 import { Workspace } from './tools/workspace.js';
+import { answerCheck, answerInstructions, structuredValue } from './structured/answer.js';
 
 import type { TaskOptions } from './task-options.js';
 
@@ -22,6 +23,8 @@ export interface TaskResult extends LoopResult {
   verified: boolean | null;
   changedFiles: string[];
   durationMs: number;
+  /** The final answer as JSON when json-schema is set and it satisfies it; absent otherwise. */
+  structuredOutput?: unknown;
 }
 
 /** One run of the loop in a workspace: tools, prompt, limits, and what changed afterwards. */
@@ -43,7 +46,8 @@ export async function runTask(o: TaskOptions): Promise<TaskResult> {
   // The tools as the model will see them: after the mode, the rules and the hooks had their say.
   const names = tools.specs().map((s) => s.name);
   // The skills' list is part of the stable prefix: sorted, and the same for every request of the run.
-  const append = [skillsPromptSection(o.skills ?? []), o.appendSystemPrompt ?? ''].filter((t) => t.trim() !== '').join('\n\n');
+  const schemaPart = o.answerSchema ? answerInstructions(o.answerSchema) : '';
+  const append = [skillsPromptSection(o.skills ?? []), o.appendSystemPrompt ?? '', schemaPart].filter((t) => t.trim() !== '').join('\n\n');
   const system = systemPrompt({
     mode: o.mode,
     workspace: workspace.root,
@@ -71,7 +75,7 @@ export async function runTask(o: TaskOptions): Promise<TaskResult> {
       meter,
       ...(o.transcript ? { transcript: o.transcript } : {}),
       ...(o.events ? { events: o.events } : {}),
-      hooks: endHooks(hooks?.loop, verify),
+      hooks: endHooks(hooks?.loop, verify, o.answerSchema ? answerCheck(o.answerSchema) : null),
       ...(hooks ? { stops: hooks.stops } : {}),
     },
     messages,
@@ -83,7 +87,14 @@ export async function runTask(o: TaskOptions): Promise<TaskResult> {
   // Outside git the only record of what changed is what the tools wrote.
   const fromGit = await changedSince(workspace.root, await takeOnce());
   const changedFiles = fromGit ?? [...written].map((p) => workspace.relative(resolve(workspace.root, p))).sort();
-  return { ...result, changedFiles, durationMs: Date.now() - started, verified: verify?.passed() ?? null };
+  const structured = o.answerSchema ? structuredValue(o.answerSchema, result.result) : undefined;
+  return {
+    ...result,
+    changedFiles,
+    durationMs: Date.now() - started,
+    verified: verify?.passed() ?? null,
+    ...(structured !== undefined ? { structuredOutput: structured } : {}),
+  };
 }
 
 /** The caller's signal, also aborted when the workspace fails to become ready. */
@@ -110,13 +121,13 @@ function verifyFor(o: TaskOptions, workspace: Workspace): Verification | null {
   });
 }
 
-/** The Stop hooks have their say first; once they let the model finish, the verify command does. */
-function endHooks(hooks: LoopHooks | undefined, verify: Verification | null): LoopHooks {
+/** The Stop hooks have their say first; once they let the model finish, the verify command does, then the answer's schema. */
+function endHooks(hooks: LoopHooks | undefined, verify: Verification | null, schema: LoopHooks['onEnd'] | null): LoopHooks {
   return {
     ...hooks,
     async onEnd(text, again, signal) {
-      const held = (await hooks?.onEnd?.(text, again, signal)) ?? null;
-      return held ?? (verify ? verify.hook(text, again, signal) : null);
+      const held = (await hooks?.onEnd?.(text, again, signal)) ?? (verify ? await verify.hook(text, again, signal) : null);
+      return held ?? (schema ? schema(text, again, signal) : null);
     },
   };
 }

@@ -53,6 +53,8 @@ export interface DeliverOptions {
   /** Applied to everything that leaves: commit message, pull request title and body. */
   redact: (text: string) => string;
   log: (message: string) => void;
+  /** Who the commits are by (an App's bot); github-actions[bot] when absent. */
+  committer?: Identity;
 }
 
 export function commitSubject(task: string): string {
@@ -129,8 +131,8 @@ export async function deliver(o: DeliverOptions): Promise<Delivery> {
   if (o.plan.kind === 'new-branch') await o.repo.createBranch(branch);
   const message = o.redact(`${commitSubject(o.task)}\n\nRequested in ${o.requestUrl}`);
   const sha = await o.repo.commitAll(message, {
-    committer: BOT_IDENTITY,
-    author: BOT_IDENTITY,
+    committer: o.committer ?? BOT_IDENTITY,
+    author: o.committer ?? BOT_IDENTITY,
     coAuthors: coAuthor(o.requester),
     exclude: [...held, ...secret],
   });

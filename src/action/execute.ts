@@ -20,6 +20,7 @@ import type { Wrap } from '../sandbox/types.js';
 import type { TrustedCode } from '../trusted-code/index.js';
 import type { RunnerEnv } from './runner.js';
 import type { ActionSettings } from './settings.js';
+import type { AnswerSchema } from '../structured/schema.js';
 
 export interface ExecuteInput {
   settings: ActionSettings;
@@ -32,6 +33,8 @@ export interface ExecuteInput {
   apiKey: string;
   /** The workspace's credentials files: refused to the tools, left out of the commit. */
   credentials: CredentialCheck;
+  /** json-schema, compiled when the run started. */
+  answerSchema?: AnswerSchema | undefined;
 }
 
 /** The provider's options from the inputs and the environment. */
@@ -171,6 +174,7 @@ async function runWithTools(x: ExecuteInput, run: JobRun, mcp: StartedMcp | null
     agents: extensions.agents,
     modelFor,
     ...(run.asked.narrow ? { narrow: run.asked.narrow } : {}),
+    ...(x.answerSchema ? { answerSchema: x.answerSchema } : {}),
     events: run.events,
   });
   io.info(redactor.redact(`agent-action: ${result.conclusion}${result.reason ? ` (${result.reason})` : ''}\n${result.result}`));

@@ -14,7 +14,7 @@ import { REVIEW_TRACKING_MARKER } from '../github/marker.js';
 import { implementMode } from './modes/implement.js';
 import { reviewMode } from './modes/review.js';
 import type { Mode, Work } from './modes/mode.js';
-import { checkoutPull, planNewBranch, pullPlan, type Git } from './plan.js';
+import { checkoutBase, checkoutPull, planNewBranch, pullPlan, type Git } from './plan.js';
 import { failedReport, finalReport, publish } from './report.js';
 import { requestUrl, runUrl, type RunnerEnv } from './runner.js';
 import { jobSandbox, sandboxNote, type PrepareSandbox } from './sandbox.js';
@@ -26,6 +26,8 @@ import type { McpSource } from '../mcp-run.js';
 import { commandRun } from './command.js';
 import type { Thread } from './thread.js';
 import { jobTrustedCode } from './trusted-code.js';
+import type { AnswerSchema } from '../structured/schema.js';
+import type { Identity } from '../git/names.js';
 
 type Context = Awaited<EarlyContext['context']>;
 
@@ -51,6 +53,9 @@ export interface JobInput {
   startedAt: number;
   model?: Model;
   prepareSandbox?: PrepareSandbox;
+  answerSchema?: AnswerSchema | undefined;
+  /** Who the commits are by, when not github-actions[bot] (an App's bot). */
+  committer?: Identity;
 }
 
 /** One authorized run, step by step: tracking comment, checkout, the loop, delivery, report. */
@@ -78,12 +83,18 @@ export class Job {
       ...(early.comments ? { comments: early.comments } : {}),
       // In mode review one comment per pull request follows every push; otherwise one per run.
       ...(j.settings.mode === 'review' && trigger.mode === 'review' ? { marker: REVIEW_TRACKING_MARKER } : {}),
+      sticky: j.settings.stickyComment && trigger.source !== 'review-comment',
     });
     const modeInput = { ...where, settings: j.settings, trigger, io, redactor, credentials: j.credentials };
     this.mode =
       trigger.mode === 'review'
         ? reviewMode({ ...modeInput, workspace: runner.GITHUB_WORKSPACE })
-        : implementMode({ ...modeInput, serverUrl: runner.GITHUB_SERVER_URL, requestUrl: requestUrl(j, this.link) });
+        : implementMode({
+            ...modeInput,
+            serverUrl: runner.GITHUB_SERVER_URL,
+            requestUrl: requestUrl(j, this.link),
+            ...(j.committer ? { committer: j.committer } : {}),
+          });
   }
 
   async run(): Promise<ActionOutcome> {
@@ -111,6 +122,10 @@ export class Job {
       const trusted = this.trustedConfig(input, mcpInput);
       trusted.catch(() => undefined);
       const context = await early.context;
+      if (!context.pull && settings.baseBranch) {
+        checkout = Promise.all([git, credentials]).then(([g]) => checkoutBase(g.netRepo, settings.baseBranch));
+        checkout.catch(() => undefined);
+      }
       // 4. Where the work goes; the first request does not wait for the checkout or the sandbox, the tools do.
       const work: Work = { git: await git, plan: context.pull ? pullPlan(context.pull) : await this.planFor(context, await git) };
       // Once the checkout is done and its credentials are out, git's own files are kept as they are.
@@ -121,6 +136,8 @@ export class Job {
         ? trusted.then((t) => jobTrustedCode({ ...this.j, trusted: t, pull, sandbox: preparing, ready }))
         : Promise.resolve(undefined);
       code.catch(() => undefined);
+      // Awaited by the tools later; a checkout that fails first must not be an unhandled rejection meanwhile.
+      ready.catch(() => undefined);
       // 5. The loop.
       if (this.mode.prepare) await ready.then(() => this.mode.prepare?.(context, work));
       const asked = commandRun(context, (await trusted).extensions, this.mode, io);
@@ -160,6 +177,7 @@ export class Job {
 
   private planFor(context: Context, git: Work['git']): Promise<Work['plan']> {
     const { trigger, redactor, settings, runner } = this.j;
-    return planNewBranch(context, git, { trigger, redactor, branchPrefix: settings.branchPrefix, runId: runner.GITHUB_RUN_ID });
+    const { branchPrefix, baseBranch } = settings;
+    return planNewBranch(context, git, { trigger, redactor, branchPrefix, runId: runner.GITHUB_RUN_ID, base: baseBranch });
   }
 }

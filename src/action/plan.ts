@@ -51,6 +51,18 @@ export interface NewBranchInput {
   redactor: Redactor;
   branchPrefix: string;
   runId: string;
+  /** base-branch: checked out already (checkoutBase); else the branch the workflow checked out. */
+  base?: string;
+}
+
+/** base-branch: fetched and checked out before the loop, so the work starts from it and the new branch grows on it. */
+export async function checkoutBase(netRepo: Repo, branch: string): Promise<void> {
+  try {
+    await netRepo.checkoutPullHead(branch);
+  } catch (error) {
+    const why = error instanceof Error ? (error.message.split('\n').find((l) => /fatal|error/.test(l)) ?? error.message) : String(error);
+    throw new Error(`input base-branch: cannot check out ${branch} from origin (${why.trim()})`);
+  }
 }
 
 /** Work that is not a pull request's goes to a new branch, named after the issue or the run. */
@@ -59,7 +71,7 @@ export async function planNewBranch(context: TaskContext, git: Git, o: NewBranch
   const issueNumber = o.trigger.target.type === 'issue' ? o.trigger.target.number : null;
   const title = o.redactor.redact(context.issue?.title ?? o.trigger.task);
   const branch = await newBranchName(git.netRepo, o.branchPrefix, issueNumber, title, o.runId);
-  return { kind: 'new-branch', base: await git.repo.currentBranch(), branch, issueNumber };
+  return { kind: 'new-branch', base: o.base || (await git.repo.currentBranch()), branch, issueNumber };
 }
 
 /** Where the agent is, in one sentence of its task. */

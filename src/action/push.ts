@@ -1,4 +1,4 @@
-import { BOT_IDENTITY, Repo } from '../git/repo.js';
+import { BOT_IDENTITY, Repo, type Identity } from '../git/repo.js';
 import { pushRefusal } from '../git/push-refusal.js';
 import { gitErrorLine } from '../git/safe.js';
 
@@ -12,6 +12,8 @@ export interface PushInput {
   log: (message: string) => void;
   /** Waits between attempts; tests pass one that does not. */
   sleep?: (ms: number) => Promise<void>;
+  /** Who the rebased commits are by; github-actions[bot] when absent. */
+  committer?: Identity;
 }
 
 /**
@@ -90,7 +92,7 @@ async function catchUp(o: PushInput, s: State): Promise<Pushed | null> {
     s.behind = false;
     return null;
   }
-  const { conflicts } = await o.pushRepo.rebaseOnRemote(s.branch, BOT_IDENTITY);
+  const { conflicts } = await o.pushRepo.rebaseOnRemote(s.branch, o.committer ?? BOT_IDENTITY);
   s.behind = false;
   if (conflicts.length === 0) {
     s.rebased = true;

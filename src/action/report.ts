@@ -22,7 +22,8 @@ type OutputName =
   | 'verified'
   | 'review-url'
   | 'review-comments'
-  | 'undelivered';
+  | 'undelivered'
+  | 'structured-output';
 export type Outputs = Partial<Record<OutputName, string>>;
 
 /** Sets the step's outputs, each redacted: outputs are visible to every later step. */
@@ -126,6 +127,7 @@ export async function publish(
     'review-url': delivery.review?.url ?? '',
     'review-comments': delivery.review ? String(delivery.review.comments) : '',
     undelivered: p.undelivered.join('\n'),
+    'structured-output': result.structuredOutput === undefined ? '' : JSON.stringify(result.structuredOutput),
   });
   return outcome;
 }

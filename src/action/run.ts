@@ -4,7 +4,6 @@ import { parseEvent, type GitHubEvent } from '../github/event.js';
 import { authorize, type Authorization } from '../github/permissions.js';
 import { findRunTrigger } from '../github/review-trigger.js';
 import { markedBy, type Trigger } from '../github/trigger.js';
-import { WriterIdentity } from '../github/identity.js';
 import type { Model } from '../core/model.js';
 import { Redactor } from '../report/redact.js';
 import { CredentialCheck } from '../secrets/credential-check.js';
@@ -15,10 +14,12 @@ import { openGit } from './plan.js';
 import { setOutputs } from './report.js';
 import { readRunnerEnv, runUrl, type RunnerEnv } from './runner.js';
 import type { PrepareSandbox } from './sandbox.js';
-import { readSettings, type ActionSettings } from './settings.js';
+import { readSettings, SettingsError, type ActionSettings } from './settings.js';
 import { Thread } from './thread.js';
 import { providerFrom } from '../model/registry.js';
 import { providerSecrets } from '../model/secrets.js';
+import { loadAnswerSchema } from '../structured/schema.js';
+import { GitHubAccess, privateKeySecrets } from './access.js';
 
 export type { ActionIo, ActionOutcome } from './io.js';
 
@@ -67,31 +68,47 @@ function readEvent(r: RunnerEnv): GitHubEvent {
 
 /**
  * Runs the action once: settings, event, trigger and permission first (a skipped or refused
- * trigger returns at once, without a model call), then the job. Never throws for those.
+ * trigger returns at once, without a model call), then the job. Never throws for those. An App's
+ * installation token taken on the way is revoked however the run ends.
  */
 export async function runAction(deps: ActionDeps): Promise<ActionOutcome> {
+  let access: GitHubAccess | undefined;
+  try {
+    return await runOnce(deps, (a) => (access = a));
+  } finally {
+    await access?.close();
+  }
+}
+
+async function runOnce(deps: ActionDeps, opened: (access: GitHubAccess) => void): Promise<ActionOutcome> {
   const { io, env } = deps;
   const startedAt = Date.now();
   const settings = readSettings(io.getInput, env);
   const apiKey = settings.anthropicApiKey || env['ANTHROPIC_API_KEY'] || '';
   // Credentials files an auth step wrote are read once, here: their values are secrets from now on.
   const files = readCredentialFiles(env);
-  const secrets = [apiKey, settings.githubToken, settings.openaiApiKey, ...providerSecrets(env), ...files.secrets].filter(
+  const appKey = privateKeySecrets(settings.githubAppPrivateKey);
+  const secrets = [apiKey, settings.githubToken, settings.openaiApiKey, ...appKey, ...providerSecrets(env), ...files.secrets].filter(
     (s) => s.length > 0,
   );
   const redactor = new Redactor(secrets);
   for (const secret of secrets) io.setSecret(secret);
   const runner = readRunnerEnv(env);
   const credentials = new CredentialCheck(runner.GITHUB_WORKSPACE, files, (text) => redactor.holdsSecret(text));
+  // A schema that is not valid JSON Schema fails the step before anything else happens.
+  const answerSchema = await loadAnswerSchema(settings.jsonSchema, runner.GITHUB_WORKSPACE, 'input json-schema').catch((error: unknown) =>
+    Promise.reject(new SettingsError(error instanceof Error ? error.message : String(error))),
+  );
   const event = readEvent(runner);
+  const [owner, name] = runner.GITHUB_REPOSITORY.split('/') as [string, string];
   const deadline = startedAt + settings.timeoutMinutes * 60_000 + REPORT_GRACE_MS;
-  const gh = githubFor(deps, redactor, deadline)(settings.githubToken, runner.GITHUB_API_URL);
-  // Who the action writes as, found once (no request for GITHUB_TOKEN): before the trigger only
-  // for a text carrying the marker (the action never answers its own comments), else while the
-  // permission is checked; an event that starts nothing asks nothing.
-  let found: WriterIdentity | undefined;
-  const identityOf = () => (found ??= WriterIdentity.ofToken(gh, settings.githubToken, (m) => io.warning(redactor.redact(m))));
-  const writer = markedBy(event) === null ? undefined : await identityOf().login();
+  const make = githubFor(deps, redactor, deadline);
+  const access = new GitHubAccess({ settings, owner, repo: name, github: (t) => make(t, runner.GITHUB_API_URL), io, redactor });
+  opened(access);
+  // Who the action writes as, found once (no request for GITHUB_TOKEN, an App's bot from its
+  // token exchange): before the trigger only for a text carrying the marker (the action never
+  // answers its own comments), else while the permission is checked; an event that starts nothing asks nothing.
+  const writer = markedBy(event) === null ? undefined : await (await access.open()).identity.login();
   const decision = findRunTrigger(event, settings, writer);
   if (!decision.run) {
     io.info(`agent-action: ${decision.reason}; nothing to do`);
@@ -99,12 +116,11 @@ export async function runAction(deps: ActionDeps): Promise<ActionOutcome> {
     return { conclusion: 'skipped', reason: decision.reason };
   }
   const trigger = decision.trigger;
-  const identity = identityOf();
-  const [owner, name] = runner.GITHUB_REPOSITORY.split('/') as [string, string];
+  const { gh, token, identity, committer } = await access.open();
   const early = new EarlyContext(gh, event, trigger, owner, name, identity);
   // The workspace's remote and the thread's earlier conversation are reads of the repository too:
   // they start now, so that their git processes run while GitHub answers.
-  const git = openGit(runner.GITHUB_WORKSPACE, settings.githubToken, runner.GITHUB_SERVER_URL, (m) => io.info(m));
+  const git = openGit(runner.GITHUB_WORKSPACE, token, runner.GITHUB_SERVER_URL, (m) => io.info(m));
   git.catch(() => undefined);
   const thread = new Thread({ git, trigger, enabled: settings.continueConversation, io, redactor, runUrl: runUrl(runner) });
   // The job's code (the loop, the tools, the modes, the report) is evaluated while GitHub answers.
@@ -132,12 +148,14 @@ export async function runAction(deps: ActionDeps): Promise<ActionOutcome> {
     trigger,
     gh,
     identity,
+    ...(committer ? { committer } : {}),
     io,
     redactor,
     credentials,
     signal: deps.signal,
     apiKey,
     startedAt,
+    ...(answerSchema ? { answerSchema } : {}),
     ...(deps.model ? { model: deps.model } : {}),
     ...(deps.prepareSandbox ? { prepareSandbox: deps.prepareSandbox } : {}),
   }).run();

@@ -43,10 +43,19 @@ export const ActionSettingsSchema = z.extend(LoopSettingsSchema, {
   anthropicBaseUrl: endpoint(),
   /** Token for REST calls and push. */
   githubToken: z.string().check(z.trim(), z.minLength(1, 'is required (the default is ${{ github.token }})')),
+  /** A GitHub App's id or client id: with its private key, an installation token replaces github-token. */
+  githubAppId: text(),
+  /** The App's private key (PEM). */
+  githubAppPrivateKey: text(),
   /** Prefix of the branches the action creates. */
   branchPrefix: z._default(
     z.string().check(z.trim(), z.regex(/^[A-Za-z0-9._/-]*$/, 'may hold letters, digits, ".", "_", "-" and "/" only')),
     'agent/',
+  ),
+  /** The base of new branches and their pull requests ('' = the branch the workflow checked out, the default one). */
+  baseBranch: z._default(
+    z.string().check(z.trim(), z.regex(/^([A-Za-z0-9._/-]*)$/, 'may hold letters, digits, ".", "_", "-" and "/" only')),
+    '',
   ),
   /** Open a pull request for work on a new branch: auto, draft or never. */
   pullRequest: choice(['auto', 'draft', 'never'], 'auto'),
@@ -64,6 +73,8 @@ export const ActionSettingsSchema = z.extend(LoopSettingsSchema, {
   mode: choice(['auto', 'review'], 'auto'),
   /** A new request in an issue or pull request where the action ran before carries on that conversation. */
   continueConversation: flag(true),
+  /** One tracking comment per issue or pull request across runs, edited by each run. */
+  stickyComment: flag(false),
   /** Review draft pull requests in mode review. */
   reviewDrafts: flag(false),
   /** The review's event: `comment` always, or `auto` (REQUEST_CHANGES when a blocking comment was made). */
@@ -99,6 +110,7 @@ export const INPUT_NAMES: Readonly<Record<string, string>> = {
   settings: 'settings',
   verify: 'verify',
   verifyAttempts: 'verify-attempts',
+  jsonSchema: 'json-schema',
   provider: 'provider',
   openaiApiKey: 'openai-api-key',
   openaiBaseUrl: 'openai-base-url',
@@ -107,10 +119,14 @@ export const INPUT_NAMES: Readonly<Record<string, string>> = {
   mode: 'mode',
   continueConversation: 'continue-conversation',
   reviewDrafts: 'review-drafts',
+  stickyComment: 'sticky-comment',
   reviewEvent: 'review-event',
   reviewAuthors: 'review-authors',
   githubToken: 'github-token',
+  githubAppId: 'github-app-id',
+  githubAppPrivateKey: 'github-app-private-key',
   branchPrefix: 'branch-prefix',
+  baseBranch: 'base-branch',
   pullRequest: 'pull-request',
   allowedBots: 'allowed-bots',
   appendSystemPrompt: 'append-system-prompt',

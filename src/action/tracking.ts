@@ -6,6 +6,7 @@ import type { WriterIdentity } from '../github/identity.js';
 import { react } from '../github/reactions.js';
 import { statusOf } from '../github/status.js';
 import type { Trigger } from '../github/trigger.js';
+import { TRACKING_MARKER } from '../github/marker.js';
 import { COMMENT_LIMIT, finalComment, progressComment, type FinalReport } from '../report/comment.js';
 import type { Redactor } from '../report/redact.js';
 import type { TaskEvents } from '../task.js';
@@ -29,6 +30,8 @@ export interface TrackingInput {
   comments?: Promise<IssueComment[]>;
   /** The hidden marker that finds the comment again; by default one per workflow run. */
   marker?: string;
+  /** sticky-comment: the thread's newest tracking comment of the action is taken up, whichever run wrote it. */
+  sticky?: boolean;
 }
 
 /** The tracking comment of one run and the 👀 reaction: created early, edited as the run goes. */
@@ -47,7 +50,8 @@ export class Tracking {
   readonly refused: { count: number; first: { tool: string; reason: string }[] } = { count: 0, first: [] };
 
   constructor(private readonly t: TrackingInput) {
-    this.marker = t.marker ?? runMarker(t.runId);
+    // Every tracking comment starts with TRACKING_MARKER: as the marker it finds the newest of any run's.
+    this.marker = t.marker ?? (t.sticky ? TRACKING_MARKER : runMarker(t.runId));
   }
 
   /** The comment's address once it exists, else ''. */
@@ -71,7 +75,7 @@ export class Tracking {
   }
 
   private withMarker(body: string): string {
-    return `${body}\n${this.marker}`;
+    return body.includes(this.marker) ? body : `${body}\n${this.marker}`;
   }
 
   private progressBody(currentStep: string | null): string {

@@ -35,6 +35,9 @@ Options:
   --network on|off        network inside the sandbox (default: on)
   --verify CMD            when the model ends, CMD decides whether it is done (exit 0); on a failure the
                           model goes on, up to --verify-attempts N (default 3)
+  --json-schema FILE|JSON the final answer must be JSON valid for this JSON Schema (draft 2020-12);
+                          an invalid one goes back to the model twice at most; --json prints it as
+                          structured_output
   --transcript FILE       append every message as JSONL
   --resume FILE           continue a transcript (PROMPT optional)
   -c, --continue          continue this workspace's last run (its transcript is kept under
@@ -84,6 +87,7 @@ const OPTION_NAMES: Readonly<Record<string, string>> = {
   disallowedTools: '--disallowed-tools',
   verify: '--verify',
   verifyAttempts: '--verify-attempts',
+  jsonSchema: '--json-schema',
   prices: '--prices / AGENT_ACTION_PRICES',
 };
 
@@ -104,6 +108,7 @@ const OPTIONS = {
   'mcp-config': { type: 'string', multiple: true },
   verify: { type: 'string' },
   'verify-attempts': { type: 'string' },
+  'json-schema': { type: 'string' },
   'setting-sources': { type: 'string', default: 'all' },
   'append-system-prompt': { type: 'string' },
   prices: { type: 'string' },
@@ -152,6 +157,7 @@ function runOptions(values: Values, prompt: string, env: NodeJS.ProcessEnv): Par
     disallowedTools: values['disallowed-tools'],
     verify: values.verify,
     verifyAttempts: values['verify-attempts'],
+    jsonSchema: values['json-schema'],
     prices: values.prices ?? env['AGENT_ACTION_PRICES'],
   });
   if (!settings.success) return { kind: 'error', message: describeSettingsError(settings.error, OPTION_NAMES) };

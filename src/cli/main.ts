@@ -18,6 +18,7 @@ import { sessionPaths } from './sessions.js';
 import type { RuleLists } from '../tools/permissions/rules.js';
 import { progressEvents, summaryLine, type ProgressWriter } from './progress.js';
 import { neutralizeWorkflowCommands } from '../report/redact.js';
+import { loadAnswerSchema } from '../structured/schema.js';
 
 export interface CliIo {
   stdout: ProgressWriter;
@@ -116,6 +117,9 @@ function cliRules(options: CliOptions, trusted: TrustedSettings, mcpAllow: strin
 
 async function run(options: CliOptions, apiKey: string, io: CliIo): Promise<{ result: TaskResult; transcript?: TranscriptWriter }> {
   const trusted = cliSettings(options, io);
+  const answerSchema = await loadAnswerSchema(options.settings.jsonSchema, resolve(options.cwd), '--json-schema').catch((error: unknown) =>
+    Promise.reject(new UsageError(errorText(error))),
+  );
   const say = (m: string) => io.stderr.write(`agent-action: ${m}\n`);
   let ext: CliExtensions;
   try {
@@ -170,6 +174,7 @@ async function run(options: CliOptions, apiKey: string, io: CliIo): Promise<{ re
       skills: ext.skills,
       modelFor,
       ...(ext.narrow ? { narrow: ext.narrow } : {}),
+      ...(answerSchema ? { answerSchema } : {}),
       signal: io.signal,
       events: progressEvents(io.stderr, { quiet: options.quiet }),
       ...(options.appendSystemPrompt ? { appendSystemPrompt: options.appendSystemPrompt } : {}),
@@ -194,6 +199,7 @@ function printResult(result: TaskResult, options: CliOptions, transcript: Transc
       cost_usd: Number(result.costUsd.toFixed(6)),
       changed_files: result.changedFiles,
       ...(result.verified !== null ? { verified: result.verified } : {}),
+      ...(result.structuredOutput !== undefined ? { structured_output: result.structuredOutput } : {}),
       ...(result.reason ? { reason: result.reason } : {}),
       duration_ms: result.durationMs,
       ...(transcript ? { transcript: transcript.path } : {}),

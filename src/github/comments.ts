@@ -52,10 +52,13 @@ interface Found {
 
 type Written = { body?: string | null; user?: { login: string } | null; id: number; html_url: string };
 
-/** The first comment carrying the marker that the action's identity wrote: anyone can type a marker. */
+/**
+ * The newest comment carrying the marker that the action's identity wrote: anyone can type a
+ * marker. A run's own marker is on one comment; the sticky one (every tracking comment's) on one per run before.
+ */
 async function ownByMarker(d: CommentDeps, all: readonly Written[], marker: string): Promise<Found | null> {
   const login = await d.identity.login();
-  const hit = all.find((c) => (c.body ?? '').includes(marker) && sameLogin(c.user?.login, login));
+  const hit = all.findLast((c) => (c.body ?? '').includes(marker) && sameLogin(c.user?.login, login));
   return hit ? { id: hit.id, url: hit.html_url } : null;
 }
 

@@ -8,6 +8,7 @@ import { requestSchemaErrors } from './openapi.js';
 import { SimLimits } from './limits.js';
 import { logDownload, route } from './routes/index.js';
 import { SimState } from './state.js';
+import { appReply, installationTokenUser, isJwt } from './apps.js';
 import type { GitHubSim, GitHubSimOptions, SimFault, SimHang, SimUser } from './types.js';
 
 interface ParsedRequest {
@@ -55,7 +56,7 @@ function authenticated(s: SimState, header: string | undefined): SimUser | undef
   const m = /^(?:token|bearer)\s+(\S+)\s*$/i.exec(header ?? '');
   if (m === null) return undefined;
   if (m[1] === s.opts.token) return s.appUser;
-  return s.opts.tokens?.[m[1]!];
+  return s.opts.tokens?.[m[1]!] ?? installationTokenUser(s, m[1]!);
 }
 
 /**
@@ -69,9 +70,22 @@ function authenticatedUser(s: SimState, user: SimUser): Reply {
   return { status: 200, json: userJson(s, user) };
 }
 
+/** Who a request's credential stands for, as the log shows it: `app JWT`, or the login a token is of. */
+function credentialOf(s: SimState, header: string | undefined): string | undefined {
+  const bearer = /^(?:token|bearer)\s+(\S+)\s*$/i.exec(header ?? '')?.[1];
+  if (bearer === undefined) return undefined;
+  if (isJwt(bearer)) return 'app JWT';
+  const issued = s.installationTokens.find((t) => t.token === bearer);
+  if (issued) return `installation token${issued.revoked ? ' (revoked)' : ''}`;
+  return authenticated(s, header)?.login;
+}
+
 function realReply(s: SimState, req: IncomingMessage, p: ParsedRequest): Reply {
   const logMatch = /^\/_logs\/(\d+)$/.exec(p.pathname);
   if (logMatch && p.method === 'GET') return logDownload(s, Number(logMatch[1]));
+  const bearer = /^(?:token|bearer)\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1];
+  const app = appReply(s, p.method, p.pathname, bearer, p.body);
+  if (app) return app;
   const user = authenticated(s, req.headers.authorization);
   if (!user) return errorReply(401, 'Bad credentials');
   if (p.badJson) return errorReply(400, 'Problems parsing JSON');
@@ -137,7 +151,8 @@ async function checkSchema(s: SimState, p: ParsedRequest): Promise<void> {
 async function handle(s: SimState, limits: SimLimits, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const p = await parseRequest(req);
   await checkSchema(s, p);
-  const seen = { method: p.method, path: p.pathname, query: p.query, body: p.body, at: p.at };
+  const as = credentialOf(s, req.headers.authorization);
+  const seen = { method: p.method, path: p.pathname, query: p.query, body: p.body, at: p.at, ...(as ? { as } : {}) };
   // A hung request is recorded with status 0 and its connection left open until close().
   if (limits.hang(p.method, p.pathname)) return void s.requests.push({ ...seen, status: 0 });
   const reply = limits.refuse(p.method, Date.now()) ?? answer(s, req, p);
@@ -171,6 +186,7 @@ export async function startGitHubSim(opts: GitHubSimOptions): Promise<GitHubSim>
     pullsCreated: s.pullsCreated,
     reactions: s.reactions,
     schemaErrors: s.schemaErrors,
+    installationTokens: s.installationTokens,
     fail(fault: SimFault): void {
       s.faults.push({ ...fault, remaining: fault.times ?? 1 });
     },

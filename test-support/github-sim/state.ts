@@ -10,6 +10,7 @@ import type {
   SimPull,
   SimReaction,
   SimRequest,
+  SimInstallationToken,
   SimReviewComment,
   SimUser,
 } from './types.js';
@@ -60,6 +61,7 @@ export class SimState {
   readonly reactionMeta = new Map<SimReaction, ReactionMeta>();
   readonly faults: ActiveFault[] = [];
   readonly schemaErrors: string[] = [];
+  readonly installationTokens: SimInstallationToken[] = [];
   nextCommentId: number;
   // GitHub's review ids are far larger than its comment ids; starting high keeps the two apart in tests.
   nextReviewId: number;

@@ -148,6 +148,28 @@ export interface GitHubSimOptions {
   appLogin?: string;
   /** More tokens and whom each authenticates as (a pull request author's, say), by token. */
   tokens?: Record<string, SimUser>;
+  /** A GitHub App, installed on the repository or not: its JWT and installation tokens work as GitHub's do. */
+  app?: SimApp;
+}
+
+export interface SimApp {
+  id: number;
+  /** The bot is `<slug>[bot]`. */
+  slug: string;
+  /** Also accepted as the JWT's `iss`. */
+  clientId?: string;
+  /** PEM of the App's public key: JWTs must verify against it. */
+  publicKey: string;
+  installed: boolean;
+  installationId: number;
+  permissions: Record<string, string>;
+}
+
+export interface SimInstallationToken {
+  token: string;
+  repositories: string[];
+  revoked: boolean;
+  createdAt: string;
 }
 
 export interface SimRequest {
@@ -161,6 +183,8 @@ export interface SimRequest {
   status: number;
   /** `performance.now()` when the request body had arrived. */
   at: number;
+  /** Whose credential it carried: `app JWT`, `installation token`, or the token's login. */
+  as?: string;
 }
 
 export interface SimCreatedPull {
@@ -194,6 +218,8 @@ export interface GitHubSim {
    * Recorded only: the request is answered as usual, so tests assert this stays empty.
    */
   schemaErrors: string[];
+  /** Installation tokens the App routes issued, in order, and whether each was revoked. */
+  installationTokens: SimInstallationToken[];
   fail(fault: SimFault): void;
   /** Throttled, refused and hung requests so far (see limits.ts). */
   limits: LimitStats;

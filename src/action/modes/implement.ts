@@ -9,6 +9,7 @@ import { load } from '../lazy.js';
 import { whereNote } from '../plan.js';
 import type { ActionSettings } from '../settings.js';
 import type { Mode } from './mode.js';
+import type { Identity } from '../../git/names.js';
 
 export interface ImplementInput {
   settings: ActionSettings;
@@ -23,6 +24,8 @@ export interface ImplementInput {
   redactor: Redactor;
   /** Credentials files in the workspace: never committed. */
   credentials: CredentialCheck;
+  /** Who the commits are by; github-actions[bot] when absent. */
+  committer?: Identity;
 }
 
 /** The agent changes the code: the work is committed and pushed, or opened as a pull request. */
@@ -53,6 +56,7 @@ export function implementMode(o: ImplementInput): Mode {
           leaveOut: (paths) => o.credentials.leftOut(paths),
           redact: (t) => redactor.redact(t),
           log: (m) => io.warning(redactor.redact(m)),
+          ...(o.committer ? { committer: o.committer } : {}),
         });
       } catch (error) {
         // A failed push still leaves the diff for the report: paid-for work is never lost silently.
