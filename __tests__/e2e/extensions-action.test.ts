@@ -46,7 +46,9 @@ describe('agents, skills and commands in the action (dist/index.js)', () => {
     world = await prWorld([tool('mcp__everything__echo', { message: 'from the action' }), text('Echoed.')]);
     const mcp = JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING, 'stdio'] } } });
     const payload = commentPayload({ number: 7, body: '/agent echo', by: { login: 'alice', id: 501 }, onPull: true });
-    const r = await world.run({ event: 'issue_comment', payload, inputs: { 'mcp-config': mcp } });
+    // The server's script is in this checkout's node_modules, which may lie under /tmp, where the
+    // sandbox's private /tmp would hide it: this test is about which servers start, not the sandbox.
+    const r = await world.run({ event: 'issue_comment', payload, inputs: { 'mcp-config': mcp, sandbox: 'off' } });
     expect(r.outputs['conclusion']).toBe('success');
     const offered = world.model.requests[0]!.body.tools!.map((t) => t.name);
     expect(offered).toContain('mcp__everything__echo');
