@@ -26,8 +26,14 @@ export interface PacingOptions {
   clock?: { now(): number; sleep(ms: number): Promise<void> };
 }
 
-/** Answers GitHub does not want repeated: the request itself is wrong or not allowed. */
-const FINAL = new Set([400, 401, 403, 404, 410, 422, 451]);
+/**
+ * Every 4xx says the request itself is wrong, not allowed or not acceptable (406: a diff past
+ * 300 files), and asking again gets the same answer; only a timeout (408) and a rate limit
+ * without its headers (429) pass. A 403 or 429 with rate-limit headers is waited out above.
+ */
+function isFinal(status: number): boolean {
+  return status >= 400 && status < 500 && status !== 408 && status !== 429;
+}
 /** Waits on a secondary rate limit, and on the primary one (until its reset). */
 const MAX_SECONDARY_WAITS = 3;
 const MAX_PRIMARY_WAITS = 2;
@@ -163,7 +169,7 @@ export const pacing: Plugin = (octokit, clientOptions) => {
           continue;
         }
         const status = statusOf(error);
-        if (status === undefined || status < 400 || FINAL.has(status) || failures >= retries) throw error;
+        if (status === undefined || status < 400 || isFinal(status) || failures >= retries) throw error;
         failures++;
         await clock.sleep(o.retryBaseMs * failures * failures);
       }
