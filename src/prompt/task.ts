@@ -1,6 +1,7 @@
 import type { TaskContext } from '../github/context.js';
 import { quoteUntrusted } from '../untrusted/fence.js';
 import { changedFilesList } from './file-list.js';
+import { threadSection } from './thread.js';
 import { sanitizeUntrusted } from '../untrusted/sanitize.js';
 
 function section(title: string, body: string): string {
@@ -44,8 +45,7 @@ export function taskPrompt(context: TaskContext, workspaceNote: string): string 
     parts.push(section('Review comment', `${where}\n${hunk}\n${quoteUntrusted('review_comment', r.body)}`));
   }
   if (context.comments.length > 0) {
-    const thread = context.comments.map((c) => `@${c.author} at ${c.createdAt}:\n${quoteUntrusted('comment', c.body)}`).join('\n\n');
-    parts.push(section('Conversation so far', thread));
+    parts.push(section('Conversation so far', threadSection(context.comments)));
   }
   if (context.failingChecks.length > 0) {
     const checks = context.failingChecks
