@@ -1,5 +1,7 @@
 import type { TrustedSettings } from './config/index.js';
-import type { McpConfig, McpToolSet } from './tools/mcp/index.js';
+import type { McpConfig, McpToolSet, StdioParams } from './tools/mcp/index.js';
+import type { Wrap } from './sandbox/types.js';
+import type { TrustedCode } from './trusted-code/index.js';
 
 /** One MCP configuration and where it came from. */
 export interface McpSource {
@@ -26,26 +28,64 @@ function enabled(config: McpConfig, trusted: TrustedSettings): McpConfig {
   return { servers: new Map([...config.servers].filter(([name]) => trusted.enabledMcpjsonServers.includes(name))) };
 }
 
-/** Starts the configured MCP servers together; null when there are none. A malformed configuration throws, naming it. */
-export async function startMcp(
-  sources: readonly McpSource[],
-  trusted: TrustedSettings,
-  o: { env: Readonly<Record<string, string | undefined>>; cwd: string; outputLimit: number; log: (m: string) => void; signal: AbortSignal },
-): Promise<StartedMcp | null> {
-  // The MCP client loads only for a run that has servers to start: most runs have none.
-  if (sources.length === 0) return null;
-  const { expandMcpConfig, mergeMcpConfigs, parseMcpConfig, serverPrefixes, startMcpServers } = await import('./tools/mcp/index.js');
-  const parsed = sources.map((s) => ({
+export interface StartMcpOptions {
+  env: Readonly<Record<string, string | undefined>>;
+  cwd: string;
+  outputLimit: number;
+  log: (m: string) => void;
+  signal: AbortSignal;
+  /** How a stdio server is started (see stdioLauncher); default: as configured. */
+  launch?: (p: StdioParams) => StdioParams;
+}
+
+async function parseSources(sources: readonly McpSource[], trusted: TrustedSettings) {
+  const { parseMcpConfig } = await import('./tools/mcp/index.js');
+  return sources.map((s) => ({
     ...s,
     config: s.configured ? parseMcpConfig(s.text, s.source) : enabled(parseMcpConfig(s.text, s.source), trusted),
   }));
+}
+
+/** The command and args of every stdio server that would start, as configured (before `${VAR}` expansion). */
+export async function stdioArgvs(sources: readonly McpSource[], trusted: TrustedSettings): Promise<string[][]> {
+  if (sources.length === 0) return [];
+  const parsed = await parseSources(sources, trusted);
+  return parsed.flatMap((p) => [...p.config.servers.values()].flatMap((s) => (s.type === 'stdio' ? [[s.command, ...s.args]] : [])));
+}
+
+/**
+ * Stdio servers run like Bash: inside the sandbox (when there is one) with their configured env
+ * on top of the allowlist, and on a pull request run with the trusted ref's files in place of
+ * the workspace's for what their argv names.
+ */
+export function stdioLauncher(wrap: Wrap, code: TrustedCode | undefined): (p: StdioParams) => StdioParams {
+  return (p) => {
+    const { launch, extras } = code ? code.stdio(p) : { launch: p, extras: {} };
+    const [command, ...args] = wrap([launch.command, ...launch.args], { ...extras, env: { ...extras.env, ...launch.env } });
+    return { ...launch, command: command!, args };
+  };
+}
+
+/** Starts the configured MCP servers together; null when there are none. A malformed configuration throws, naming it. */
+export async function startMcp(sources: readonly McpSource[], trusted: TrustedSettings, o: StartMcpOptions): Promise<StartedMcp | null> {
+  // The MCP client loads only for a run that has servers to start: most runs have none.
+  if (sources.length === 0) return null;
+  const { expandMcpConfig, mergeMcpConfigs, serverPrefixes, startMcpServers } = await import('./tools/mcp/index.js');
+  const parsed = await parseSources(sources, trusted);
   const merged = mergeMcpConfigs(...parsed.map((p) => p.config));
   if (merged.servers.size === 0) return null;
   const { servers, secrets } = expandMcpConfig(merged, o.env);
   const configured = new Set(parsed.filter((p) => p.configured).flatMap((p) => [...p.config.servers.keys()]));
   const prefixes = serverPrefixes(servers.map((s) => s.name));
   const allow = servers.filter((s) => configured.has(s.name)).map((s) => `mcp__${prefixes.get(s.name) ?? s.name}`);
-  const tools = await startMcpServers(servers, { env: o.env, log: o.log, outputLimit: o.outputLimit, cwd: o.cwd, signal: o.signal });
+  const tools = await startMcpServers(servers, {
+    env: o.env,
+    log: o.log,
+    outputLimit: o.outputLimit,
+    cwd: o.cwd,
+    signal: o.signal,
+    ...(o.launch ? { launch: o.launch } : {}),
+  });
   return { tools, secrets, allow };
 }
 

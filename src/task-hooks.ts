@@ -6,6 +6,8 @@ import { blocksOf, textOf, type Message } from './core/messages.js';
 import { outcomeText, type ToolSet } from './core/tools.js';
 import { createHooks, HOOK_REFUSED, withHooks, type HookRun, type HookSettings, type Hooks } from './tools/hooks/index.js';
 import type { TaskEvents } from './task-events.js';
+import type { Wrap } from './sandbox/types.js';
+import type { HookContext } from './tools/hooks/hooks.js';
 
 export interface TaskHookOptions {
   settings: HookSettings;
@@ -14,7 +16,9 @@ export interface TaskHookOptions {
   /** The tools' environment: hooks see what Bash sees, never the action's secrets. */
   env: Record<string, string>;
   /** The sandbox Bash runs in; hooks run in it too. */
-  wrap?: Promise<(argv: string[]) => string[]> | undefined;
+  wrap?: Promise<Wrap> | undefined;
+  /** A hook's command as it runs (the trusted ref's files on a pull request run). */
+  launch?: HookContext['launch'];
   transcript?: TranscriptWriter | undefined;
   events?: TaskEvents | undefined;
 }
@@ -73,6 +77,7 @@ export async function taskHooks(o: TaskHookOptions): Promise<TaskHooks> {
     cwd: o.cwd,
     env: o.env,
     ...(wrap ? { wrap } : {}),
+    ...(o.launch ? { launch: o.launch } : {}),
     sessionId: randomUUID(),
     transcriptPath: o.transcript?.path ?? '',
     onRun: (run) => recordRun(o, run),

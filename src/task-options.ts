@@ -6,7 +6,9 @@ import type { LoopSettings } from './settings.js';
 import type { TaskEvents } from './task-events.js';
 import type { HookSettings } from './tools/hooks/index.js';
 import type { CommandWrap } from './core/confine.js';
+import type { HookContext } from './tools/hooks/hooks.js';
 import type { RuleLists } from './tools/permissions/rules.js';
+import type { CredentialFileRules } from './tools/workspace.js';
 import type { Skill } from './extensions/index.js';
 
 /** A subagent as `.claude/agents/*.md` or the `agents` input define it. */
@@ -26,6 +28,8 @@ export interface TaskOptions {
   env: NodeJS.ProcessEnv;
   /** Refused to the tools as a whole: the runner keeps job credentials there. */
   runnerTemp?: string;
+  /** Credentials files the tools refuse (those the environment names, gha-creds-*.json, text holding a key). */
+  credentials?: CredentialFileRules;
   /** The conversation to send: a new task, or one rebuilt from a transcript. */
   messages: Message[];
   mode: 'action' | 'cli' | 'review';
@@ -51,6 +55,10 @@ export interface TaskOptions {
   rules?: RuleLists;
   /** Claude Code hooks from the trusted settings. */
   hooks?: HookSettings;
+  /** A hook's command as it runs: on a pull request run, with the trusted ref's files (trusted-code/). */
+  launchHook?: HookContext['launch'];
+  /** Folders outside the workspace the read-only tools may read too (the trusted copies of skills' folders). */
+  readOnlyRoots?: readonly string[];
   /** Subagent types the Task tool can start besides general-purpose (a later one of a name wins). */
   agents?: readonly SubagentDefinition[];
   /** The model of a subagent whose definition names one. */

@@ -48,7 +48,7 @@ function subagentTypes(o: TaskOptions, workspace: string): SubagentType[] {
 async function hooksFor(o: TaskOptions, cwd: string, env: Record<string, string>) {
   if (!o.hooks || !anyHooks(o.hooks)) return null;
   const { taskHooks } = await import('./task-hooks.js');
-  return taskHooks({ settings: o.hooks, cwd, env, wrap: o.wrap, transcript: o.transcript, events: o.events });
+  return taskHooks({ settings: o.hooks, cwd, env, wrap: o.wrap, launch: o.launchHook, transcript: o.transcript, events: o.events });
 }
 
 /** The rules, the hooks, and the tools they guard: built-in, subagents. */
@@ -85,7 +85,7 @@ export async function taskTools(o: TaskOptions, c: TaskToolsContext) {
     rules,
     wrap: o.wrap,
     ready: c.ready,
-    extra: [...(o.extraTools ?? []), ...(o.skills && o.skills.length > 0 ? [skillToolSet(o.skills)] : [])],
+    extra: [...(o.extraTools ?? []), ...(o.skills && o.skills.length > 0 ? [skillToolSet(o.skills, workspace.root)] : [])],
     shape: o.tools,
     subagents,
     hooks: hooks?.tools,

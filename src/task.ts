@@ -28,7 +28,11 @@ export interface TaskResult extends LoopResult {
 export async function runTask(o: TaskOptions): Promise<TaskResult> {
   const started = o.startedAt ?? Date.now();
   const { settings } = o;
-  const workspace = await Workspace.open(o.cwd, o.runnerTemp ? { runnerTemp: o.runnerTemp } : {});
+  const workspace = await Workspace.open(o.cwd, {
+    ...(o.runnerTemp ? { runnerTemp: o.runnerTemp } : {}),
+    ...(o.credentials ? { credentials: o.credentials } : {}),
+    ...(o.readOnlyRoots ? { readOnlyRoots: o.readOnlyRoots } : {}),
+  });
   let baseline: Promise<Baseline> | undefined;
   const takeOnce = () => (baseline ??= Promise.resolve(o.ready).then(() => takeBaseline(workspace.root)));
   const signal = stopWhenNotReady(o);

@@ -17,6 +17,8 @@ export const REPO = 'calc';
 export interface WorldOptions {
   /** Files of the default branch. */
   main: Record<string, string>;
+  /** Files of main (and of the branches, where they change them) committed executable (mode 100755). */
+  executable?: string[];
   /** Other branches on the remote: name -> files changed on top of main. */
   branches?: Record<string, Record<string, string>>;
   script: Script;
@@ -118,12 +120,15 @@ export async function makeWorld(o: WorldOptions): Promise<World> {
   await put(seed, o.main);
   const g = (args: string[]) => runGit(seed, args, { ...env, ...SEED });
   g(['add', '-A']);
+  if (o.executable?.length) g(['update-index', '--chmod=+x', '--', ...o.executable]);
   g(['commit', '-qm', 'initial']);
   g(['push', '-q', bare, 'main']);
   for (const [branch, files] of Object.entries(o.branches ?? {})) {
     g(['checkout', '-q', '-b', branch, 'main']);
     await put(seed, files);
     g(['add', '-A']);
+    const executable = (o.executable ?? []).filter((f) => f in files);
+    if (executable.length) g(['update-index', '--chmod=+x', '--', ...executable]);
     g(['commit', '-qm', `work on ${branch}`]);
     g(['push', '-q', bare, branch]);
   }

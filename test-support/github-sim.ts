@@ -13,11 +13,13 @@ export { startGitHubSim } from './github-sim/server.js';
 export type {
   GitHubSim,
   GitHubSimOptions,
+  LimitStats,
   Permission,
   SimCheckRun,
   SimComment,
   SimCreatedPull,
   SimFault,
+  SimHang,
   SimIssue,
   SimPull,
   SimPullFile,

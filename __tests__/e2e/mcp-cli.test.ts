@@ -2,6 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { startAnthropicServer, type AnthropicServer } from '../../test-support/anthropic-server.js';
 import { childEnv, cleanHome, makeRepo, runCli } from '../../test-support/cli-process.js';
+import { PROBE_SERVER, probeAnswer } from '../../test-support/mcp-probe-server.js';
 
 const KEY = 'sk-ant-canary-mcp-2718';
 let server: AnthropicServer | undefined;
@@ -50,5 +51,29 @@ describe('MCP servers through the CLI (dist/cli/index.js)', () => {
     expect(lastResults(server, 1)).toContain('hello over MCP');
     expect(r.stderr).toMatch(/MCP server broken left out/);
     expect(JSON.parse(r.stdout)).toMatchObject({ conclusion: 'success' });
+  });
+});
+
+describe('MCP stdio servers in the CLI sandbox (dist/cli/index.js)', () => {
+  it('with --sandbox auto a stdio server runs in bubblewrap: the home directory out of reach, its own env kept', async () => {
+    server = await startAnthropicServer({ requireApiKey: KEY, script: [tool('mcp__probe__show', {}), text('Shown.')] });
+    const home = await cleanHome();
+    await writeFile(join(home, 'secret.txt'), 'canary-home-secret');
+    const repo = await makeRepo({ 'README.md': 'x\n', 'probe.mjs': PROBE_SERVER }, home);
+    const config = { mcpServers: { probe: { command: 'node', args: ['probe.mjs'], env: { PROBE_PATH: join(home, 'secret.txt') } } } };
+    const r = await runCli(
+      ['--cwd', repo, '--mcp-config', JSON.stringify(config), '--sandbox', 'auto', '--json', 'show'],
+      childEnv(home, { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: server.url }),
+    );
+    expect(r.code).toBe(0);
+    if (/WITHOUT a sandbox/.test(r.stderr)) {
+      console.log('mcp-cli: bubblewrap unavailable, ran without a sandbox');
+      return;
+    }
+    const seen = probeAnswer(server.requests[1]!.body.messages.at(-1)!.content);
+    expect(seen.env['PROBE_PATH']).toBe(join(home, 'secret.txt'));
+    expect(seen.env['ANTHROPIC_API_KEY']).toBeUndefined();
+    // The runner's home is an empty tmpfs in the sandbox: the file is not there.
+    expect(seen.probe).toBe('ENOENT');
   });
 });

@@ -132,6 +132,12 @@ describe('the action (dist/index.js) on the other providers: fix the failing tes
     expect(r.outputs['conclusion']).toBe('success');
     expect(w.remoteGit(['show', 'fix-math:math.js'])).toContain('return a + b;');
     expect(server.exchanges.length).toBeGreaterThan(0);
-    expect(JSON.stringify([...w.sim.issues.values()]) + r.summary + r.stdout).not.toContain(oidc);
+    // The subject token is a secret of the run: the runner is told to mask it, and nothing shows it.
+    expect(r.stdout).toContain(`::add-mask::${oidc}`);
+    const log = r.stdout
+      .split('\n')
+      .filter((l) => !l.startsWith('::add-mask::'))
+      .join('\n');
+    expect(JSON.stringify([...w.sim.issues.values()]) + r.summary + log).not.toContain(oidc);
   });
 });

@@ -58,7 +58,8 @@ function plantStore(w: World, content: string): void {
 describe('follow-up requests in one thread (dist/)', () => {
   it('starts the next run on the same pull request from the first run’s messages, redacted', async () => {
     const w = await prWorld([
-      tool('Read', { file_path: 'notes.md' }),
+      // Read refuses a file holding the token (a credentials file); what a command prints of it is stored redacted.
+      tool('Bash', { command: 'cat notes.md' }),
       tool('Write', { file_path: 'a.txt', content: 'A\n' }),
       text('Added a.txt.'),
       tool('Write', { file_path: 'b.txt', content: 'B\n' }),

@@ -131,6 +131,17 @@ describe('with a fresh checkout each', () => {
       expect(fx.git(fx.work, ['show', '--name-only', '--format=', 'HEAD']).trim()).toBe('a.txt');
       expect(await repo.changedFiles()).toEqual(['.github/workflows/x.yml']);
     });
+
+    it('leaves excluded paths out of the diff and its stat, tracked or not, and the real index alone', async () => {
+      await fx.write('gha-creds-1.json', '{"private_key_id":"k1"}\n');
+      await fx.write('a.txt', 'a\n');
+      const { diff, stat } = await repo.diffAndStat({ exclude: ['gha-creds-1.json'] });
+      expect(diff).toContain('a.txt');
+      expect(diff + stat).not.toContain('gha-creds');
+      expect(await repo.diff({ exclude: ['gha-creds-1.json'] })).not.toContain('private_key_id');
+      expect(await repo.diff()).toContain('private_key_id');
+      expect(fx.git(fx.work, ['diff', '--cached', '--name-only']).trim()).toBe('');
+    });
   });
 
   describe('push and branch names on the remote', () => {

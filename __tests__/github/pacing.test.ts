@@ -135,14 +135,29 @@ describe('pacing of GitHub requests', () => {
     ]);
   });
 
-  it('gives up on a secondary limit after three waits, with the error', async () => {
+  it('waits out a secondary limit for as long as the budget lasts, then gives up with the error', async () => {
     const sim = await start();
     sim.fail({ path: /issues\/1$/, status: 429, message: SECONDARY, times: 10 });
     const { clock, sleeps } = fakeClock();
-    const gh = client(sim, clock);
+    const logs: string[] = [];
+    const budget = { deadline: clock.now() + 150_000 };
+    const gh = createGitHub({ token: TOKEN, baseUrl: sim.url, log: (m) => logs.push(m), pacing: { clock }, budget });
     await expect(gh.rest.issues.get({ owner: 'o', repo: 'r', issue_number: 1 })).rejects.toMatchObject({ status: 429 });
-    expect(sleeps).toEqual([60_000, 60_000, 60_000]);
-    expect(sim.requests).toHaveLength(4);
+    // GitHub's advice without retry-after is a minute: two fit in the budget, a third would not.
+    expect(sleeps).toEqual([60_000, 60_000]);
+    expect(sim.requests).toHaveLength(3);
+    expect(logs.at(-1)).toMatch(/would pass the run's deadline/);
+  });
+
+  it('waits out many secondary limits in a row when the budget allows, rather than a count of tries', async () => {
+    const sim = await start();
+    sim.fail({ path: /comments$/, status: 403, message: SECONDARY, headers: { 'retry-after': '2' }, times: 6 });
+    const { clock, sleeps } = fakeClock();
+    const gh = createGitHub({ token: TOKEN, baseUrl: sim.url, pacing: { clock }, budget: { deadline: clock.now() + 60_000 } });
+    const { status } = await gh.rest.issues.createComment({ owner: 'o', repo: 'r', issue_number: 1, body: 'x', request: { retries: 0 } });
+    expect(status).toBe(201);
+    expect(sleeps).toEqual([2000, 2000, 2000, 2000, 2000, 2000]);
+    expect(sim.issues.get(1)?.comments.map((c) => c.body)).toEqual(['x']);
   });
 
   it('waits for the primary limit to reset, one second past it', async () => {

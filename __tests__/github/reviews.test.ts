@@ -226,16 +226,14 @@ describe('earlierReviews', () => {
 describe('postReview: a forged review after a 5xx', () => {
   it("posts its own review when the only marked review is another author's", async () => {
     const sim = await startSim();
-    sim.issues
-      .get(7)!
-      .pull!.reviews!.push({
-        id: 43,
-        user: alice,
-        body: reviewMarker(HEAD),
-        state: 'COMMENTED',
-        commit_id: HEAD,
-        submitted_at: '2024-03-01T11:00:00Z',
-      });
+    sim.issues.get(7)!.pull!.reviews!.push({
+      id: 43,
+      user: alice,
+      body: reviewMarker(HEAD),
+      state: 'COMMENTED',
+      commit_id: HEAD,
+      submitted_at: '2024-03-01T11:00:00Z',
+    });
     sim.fail({ method: 'POST', path: /\/reviews$/, status: 502 });
     const posted = await postReview(fastGitHub(sim), where, spec(good), options());
     expect(posts(sim).map((r) => r.status)).toEqual([502, 200]);

@@ -23,14 +23,14 @@ const rulesOf = (deny: string) =>
 
 describe('the hidden-path predicate', () => {
   it('hides what the Read deny rules cover, at any depth for a bare name, and nothing without them', async () => {
-    const hidden = hiddenPaths(await rulesOf('Read(.env),Read(secrets/**),Read(**/*.pem)'), '/ws', HOME)!;
+    const hidden = hiddenPaths(await rulesOf('Read(.env),Read(secrets/**),Read(**/*.pem)'), '/ws', [], HOME)!;
     for (const p of ['.env', 'app/.env', 'secrets/a', 'secrets/deep/b', 'x/key.pem']) expect(hidden(p)).toBe(true);
     for (const p of ['env', '.env.example', 'src/secrets.ts', 'pem', 'README.md']) expect(hidden(p)).toBe(false);
-    expect(hiddenPaths(await rulesOf('Edit(.github/**)'), '/ws', HOME)).toBeUndefined();
+    expect(hiddenPaths(await rulesOf('Edit(.github/**)'), '/ws', [], HOME)).toBeUndefined();
   });
 
   it('composes with another source of hidden paths in one line', async () => {
-    const deny = hiddenPaths(await rulesOf('Read(.env)'), '/ws', HOME);
+    const deny = hiddenPaths(await rulesOf('Read(.env)'), '/ws', [], HOME);
     const both = hiddenByAny(deny, (p) => p.startsWith('gha-creds-'))!;
     expect([both('.env'), both('gha-creds-1.json'), both('src/a.ts')]).toEqual([true, true, false]);
     expect(hiddenByAny(undefined, undefined)).toBeUndefined();

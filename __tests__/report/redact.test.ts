@@ -114,3 +114,25 @@ describe('neutralizeWorkflowCommands', () => {
     expect(neutralizeWorkflowCommands('  ::add-mask::x')).toBe('  \\::add-mask::x');
   });
 });
+
+describe('Redactor: credentials file contents', () => {
+  const pem = '-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEAunknownKey0123\nabcdef==\n-----END RSA PRIVATE KEY-----';
+
+  it('masks a private key block nobody named, as text and as JSON writes it', () => {
+    const r = new Redactor([]);
+    expect(r.redact(`key:\n${pem}\nafter`)).toBe('key:\n***\nafter');
+    expect(r.redact(JSON.stringify({ private_key: pem }))).toBe('{"private_key":"***"}');
+    expect(r.redact('-----BEGIN PUBLIC KEY-----\nMIIB\n-----END PUBLIC KEY-----')).toContain('MIIB');
+  });
+
+  it('masks Google access tokens', () => {
+    expect(new Redactor([]).redact('Bearer ya29.a0AfB_byC1234567890abcdefghij')).toBe('Bearer ***');
+  });
+
+  it('says whether a text holds anything it would mask', () => {
+    const r = new Redactor(['subject-token-123456']);
+    expect(r.holdsSecret('token=subject-token-123456')).toBe(true);
+    expect(r.holdsSecret(pem)).toBe(true);
+    expect(r.holdsSecret('export const add = (a, b) => a + b;')).toBe(false);
+  });
+});

@@ -60,3 +60,36 @@ describe('formatCount', () => {
     for (const n of [0, 7, 999, 1000, 65_536, 1_000_000, 1_234_567_890, -4321]) expect(formatCount(n)).toBe(n.toLocaleString('en-US'));
   });
 });
+
+describe('jobSummary: delivery', () => {
+  it('lists what reached GitHub and what did not, and says where an unpushed commit is', () => {
+    const md = jobSummary({
+      ...report({
+        conclusion: 'undelivered',
+        commit: { sha: 'abcdef0123456', url: 'https://x/commit/abcdef0' },
+        pushed: false,
+        branch: 'b',
+      }),
+      undelivered: ['the push to `b`: rejected', 'the final comment: 401 Bad credentials'],
+      commentUrl: 'https://x/issues/1#issuecomment-5',
+    });
+    const part = md.slice(md.indexOf('### Delivery'), md.indexOf('### Result'));
+    expect(part).toContain('- ✅ [Tracking comment](https://x/issues/1#issuecomment-5)');
+    expect(part).toContain('- ❌ Not delivered: the push to `b`: rejected');
+    expect(part).toContain('- ❌ Not delivered: the final comment: 401 Bad credentials');
+    expect(part).toContain("`abcdef0` is in the runner's workspace");
+    expect(part).not.toContain('pushed to');
+    expect(md).toContain('## agent-action: ⚠️ undelivered');
+    expect(md).toContain('+y');
+  });
+
+  it('names a pushed commit and the pull request as delivered', () => {
+    const md = jobSummary({
+      ...report({ commit: { sha: 'abcdef0123456', url: 'https://x/c' }, branch: 'agent/x', pr: { url: 'https://x/pull/3', number: 3 } }),
+      undelivered: [],
+    });
+    expect(md).toContain('- ✅ Commit [`abcdef0`](https://x/c) pushed to `agent/x`');
+    expect(md).toContain('- ✅ Pull request [#3](https://x/pull/3)');
+    expect(md).not.toContain('Not delivered');
+  });
+});

@@ -66,7 +66,7 @@ describe.each([
     expect(r.content).not.toContain(SECRET);
     expect(r.content).not.toMatch(/(^|\n|\/)\.env|token\.txt|server\.pem/);
     expect(r.content).toContain('src/config.ts');
-    expect(r.content).toContain('[4 files hidden by the deny rules (Read) not searched or shown.]');
+    expect(r.content).toContain('[4 files hidden by the deny rules (Read) or as credentials files, not searched or shown.]');
   });
 
   it('Grep aimed at them by glob or path shows nothing of them', async () => {
@@ -89,7 +89,7 @@ describe.each([
     const r = await call('Glob', { pattern: '**/*' });
     expect(r.content).toContain('src/config.ts');
     expect(r.content).not.toMatch(/(^|\n|\/)\.env|token\.txt|server\.pem/);
-    expect(r.content).toContain('[4 files hidden by the deny rules (Read) not searched or shown.]');
+    expect(r.content).toContain('[4 files hidden by the deny rules (Read) or as credentials files, not searched or shown.]');
     const only = await call('Glob', { pattern: '**/.env' });
     expect(only.content).toMatch(/^No files match/);
   });

@@ -3,6 +3,7 @@ import type { GitHub } from '../github/client.js';
 import { openPullRequest, type OpenedPull } from '../github/pulls.js';
 import { pushWork } from './push.js';
 import type { FinalReport } from '../report/comment.js';
+import type { LeftOut } from '../secrets/credential-check.js';
 
 /** Where the work goes, decided before the loop starts. */
 export type Plan =
@@ -47,6 +48,8 @@ export interface DeliverOptions {
   branchPrefix: string;
   /** Push changes under .github/workflows/ too (off: they stay in the diff only). */
   allowWorkflowChanges: boolean;
+  /** Of the changed files, the credentials files (never committed, left out of the diff) and why each is one. */
+  leaveOut?: (paths: readonly string[]) => Promise<LeftOut[]>;
   /** Applied to everything that leaves: commit message, pull request title and body. */
   redact: (text: string) => string;
   log: (message: string) => void;
@@ -82,16 +85,34 @@ function commitAt(o: DeliverOptions, sha: string): { sha: string; url: string } 
   return { sha, url: `${o.serverUrl}/${o.owner}/${o.name}/commit/${sha}` };
 }
 
+function leftOutNote(leftOut: readonly LeftOut[]): string[] {
+  if (leftOut.length === 0) return [];
+  const named = leftOut.map((f) => `\`${f.path}\` (${f.reason})`).join(', ');
+  return [`Left out of the commit and the diff because they hold credentials: ${named}. They stay in the workspace only.`];
+}
+
 /** Commits what the run changed and pushes it where pushing is allowed; opens the pull request. */
 export async function deliver(o: DeliverOptions): Promise<Delivery> {
-  const changedFiles = await o.repo.changedFiles();
+  const all = await o.repo.changedFiles();
+  // Credentials files an auth step left in the workspace (or the model wrote) never leave it.
+  const leftOut = all.length > 0 && o.leaveOut ? await o.leaveOut(all) : [];
+  const secret = new Set(leftOut.map((f) => f.path));
+  const changedFiles = all.filter((f) => !secret.has(f));
+  const notes = leftOutNote(leftOut);
   // No changed file, no diff: the six git commands that would say so are not run.
   if (changedFiles.length === 0)
-    return { changedFiles, diff: '', diffStat: '', pushed: false, note: 'No files were changed, so nothing was committed.' };
-  const { diff, stat } = await o.repo.diffAndStat();
+    return {
+      changedFiles,
+      diff: '',
+      diffStat: '',
+      pushed: false,
+      note: [...notes, 'No files were changed, so nothing was committed.'].join(' '),
+    };
+  const { diff, stat } = await o.repo.diffAndStat({ exclude: [...secret] });
   const base: Delivery = { changedFiles, diff, diffStat: stat, pushed: false };
   if (o.plan.kind === 'fork') {
-    return { ...base, note: 'This pull request comes from a fork: nothing was pushed. The diff below can be applied with `git apply`.' };
+    notes.push('This pull request comes from a fork: nothing was pushed. The diff below can be applied with `git apply`.');
+    return { ...base, note: notes.join(' ') };
   }
   const branch = o.plan.branch;
   const allowed =
@@ -99,8 +120,7 @@ export async function deliver(o: DeliverOptions): Promise<Delivery> {
   if (!allowed)
     throw new Error(`refusing to push to ${branch}: only the pull request's branch or new ${o.branchPrefix}* branches are pushed`);
   // A token rarely may push workflow files, and a prompt-injected run must not rewrite CI: hold them back unless allowed.
-  const held = o.allowWorkflowChanges ? [] : await o.repo.workflowChanges();
-  const notes: string[] = [];
+  const held = o.allowWorkflowChanges ? [] : (await o.repo.workflowChanges()).filter((f) => !secret.has(f));
   if (held.length > 0) {
     notes.push(
       `Changes to workflow files were not pushed (allow-workflow-changes is off): ${held.map((f) => `\`${f}\``).join(', ')}. They are in the diff below.`,
@@ -112,7 +132,7 @@ export async function deliver(o: DeliverOptions): Promise<Delivery> {
     committer: BOT_IDENTITY,
     author: BOT_IDENTITY,
     coAuthors: coAuthor(o.requester),
-    exclude: held,
+    exclude: [...held, ...secret],
   });
   if (!sha) return { ...base, note: [...notes, 'Nothing was committed.'].join(' ') };
   const pushed = await pushWork({ ...o, fresh: o.plan.kind === 'new-branch' }, branch, sha);
@@ -129,14 +149,21 @@ export async function deliver(o: DeliverOptions): Promise<Delivery> {
   };
   if (o.plan.kind !== 'new-branch' || o.pullRequest === 'never') return delivered;
   const closes = o.plan.issueNumber !== null ? `\n\nCloses #${o.plan.issueNumber}` : '';
-  const pr = await openPullRequest(o.gh, {
-    owner: o.owner,
-    repo: o.name,
-    head: pushed.branch,
-    base: o.plan.base,
-    title: o.redact(commitSubject(o.task).replace(/^agent: /, '')),
-    body: o.redact(`${o.summary}\n\nRequested in ${o.requestUrl}${closes}`),
-    draft: o.pullRequest === 'draft',
-  });
-  return { ...delivered, pr };
+  try {
+    const pr = await openPullRequest(o.gh, {
+      owner: o.owner,
+      repo: o.name,
+      head: pushed.branch,
+      base: o.plan.base,
+      title: o.redact(commitSubject(o.task).replace(/^agent: /, '')),
+      body: o.redact(`${o.summary}\n\nRequested in ${o.requestUrl}${closes}`),
+      draft: o.pullRequest === 'draft',
+    });
+    return { ...delivered, pr };
+  } catch (error) {
+    // The branch is pushed; only the pull request is missing, and the run must not say it delivered one.
+    const why = o.redact(error instanceof Error ? error.message : String(error));
+    o.log(`opening the pull request failed: ${why}`);
+    return { ...delivered, undelivered: [`the pull request for \`${pushed.branch}\`: ${why}`] };
+  }
 }

@@ -7,13 +7,17 @@ import { textMessage, type Model } from '../core/index.js';
 import { followUpNote, followUpPrompt, type Earlier } from './thread.js';
 import { createModel, lazyModel, providerFrom, type ProviderOptions } from '../model/registry.js';
 import type { Redactor } from '../report/redact.js';
+import type { CredentialCheck } from '../secrets/credential-check.js';
 import type { Sandbox } from '../sandbox/index.js';
+import { redactResults } from '../tools/redact-results.js';
 import { runTask, type TaskEvents, type TaskResult } from '../task.js';
 import type { ActionIo } from './io.js';
 import type { Mode } from './modes/mode.js';
 import type { CommandRun } from './command.js';
 import type { Trusted } from './trusted-settings.js';
-import { mcpNote, startMcp, type StartedMcp } from '../mcp-run.js';
+import { mcpNote, startMcp, stdioLauncher, type StartedMcp } from '../mcp-run.js';
+import type { Wrap } from '../sandbox/types.js';
+import type { TrustedCode } from '../trusted-code/index.js';
 import type { RunnerEnv } from './runner.js';
 import type { ActionSettings } from './settings.js';
 
@@ -26,6 +30,8 @@ export interface ExecuteInput {
   signal: AbortSignal;
   startedAt: number;
   apiKey: string;
+  /** The workspace's credentials files: refused to the tools, left out of the commit. */
+  credentials: CredentialCheck;
 }
 
 /** The provider's options from the inputs and the environment. */
@@ -84,6 +90,29 @@ export interface JobRun {
   events: TaskEvents;
   trusted: Trusted;
   asked: CommandRun;
+  /** On a pull request run, the trusted ref's copies of what hooks, MCP servers and skills run or read. */
+  code: Promise<TrustedCode | undefined>;
+}
+
+/** Every sandboxed command sees the trusted copies (read-only, at their own path): a skill's scripts run from there. */
+function withCopies(wrap: Wrap, code: TrustedCode | undefined): Wrap {
+  if (!code) return wrap;
+  const base = code.bashExtras();
+  return (argv, extras) => wrap(argv, { env: extras?.env ?? {}, binds: [...(base.binds ?? []), ...(extras?.binds ?? [])] });
+}
+
+/** Hooks run with the trusted copies, and skills' folders are the copies: read-only to the tools, outside the workspace. */
+async function trustedCodeOptions(run: JobRun) {
+  const { skills } = run.trusted.extensions;
+  // Skills and hooks wait for the copies only when the run has some; the first request does not.
+  const code = skills.length > 0 || Object.keys(run.trusted.settings.hooks).length > 0 ? await run.code : undefined;
+  if (!code) return { skills };
+  const skillsRoot = join(code.root, '.claude', 'skills');
+  return {
+    launchHook: (command: string) => code.hook(command),
+    readOnlyRoots: [skillsRoot],
+    skills: skills.map((s) => ({ ...s, dir: `${join(code.root, s.dir)}/` })),
+  };
 }
 
 /** The loop in the workspace, its transcript in RUNNER_TEMP (never in the workspace, where it would be committed). */
@@ -92,9 +121,11 @@ export async function executeTask(x: ExecuteInput, run: JobRun): Promise<{ resul
   // MCP servers start together before the first request, in the checked-out workspace; what they
   // expanded is a secret from then on.
   if (run.trusted.mcp.length > 0) await run.ready;
+  const code = run.trusted.mcp.length > 0 ? await run.code : undefined;
   const mcp = await startMcp(run.trusted.mcp, run.trusted.settings, {
     env: x.env,
     cwd: runner.GITHUB_WORKSPACE,
+    launch: stdioLauncher((await run.sandbox).wrap, code),
     outputLimit: settings.toolOutputLimit,
     log: (m) => io.info(redactor.redact(m)),
     signal: x.signal,
@@ -122,20 +153,22 @@ async function runWithTools(x: ExecuteInput, run: JobRun, mcp: StartedMcp | null
     cwd: runner.GITHUB_WORKSPACE,
     env: x.env,
     ...(runner.RUNNER_TEMP ? { runnerTemp: runner.RUNNER_TEMP } : {}),
+    credentials: x.credentials,
     messages: [...run.earlier.messages, textMessage('user', followUpPrompt(run.prompt, run.earlier))],
     mode: run.mode.name === 'review' ? 'review' : 'action',
     appendSystemPrompt: settings.appendSystemPrompt,
     transcript,
     signal: x.signal,
     startedAt: x.startedAt,
-    wrap: run.sandbox.then((s) => s.wrap),
+    wrap: Promise.all([run.sandbox, run.code]).then(([s, code]) => withCopies(s.wrap, code)),
+    ...(await trustedCodeOptions(run)),
     ready: run.ready,
-    tools: (base) => run.mode.tools(base),
+    // Credentials a command prints reach the model masked, MCP servers' results included.
+    tools: (base) => redactResults(run.mode.tools(base), (text) => redactor.redact(text)),
     rules: runRules(settings, run.trusted.settings, run.mode, mcp?.allow ?? []),
     ...(mcp ? { extraTools: [mcp.tools] } : {}),
     hooks: run.trusted.settings.hooks,
     agents: extensions.agents,
-    skills: extensions.skills,
     modelFor,
     ...(run.asked.narrow ? { narrow: run.asked.narrow } : {}),
     events: run.events,

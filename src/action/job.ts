@@ -4,6 +4,7 @@ import type { GitHubEvent } from '../github/event.js';
 import type { WriterIdentity } from '../github/identity.js';
 import type { Trigger } from '../github/trigger.js';
 import type { Redactor } from '../report/redact.js';
+import type { CredentialCheck } from '../secrets/credential-check.js';
 import type { Sandbox } from '../sandbox/index.js';
 import type { EarlyContext } from './early-context.js';
 import { clientLog, executeTask, jobModel } from './execute.js';
@@ -24,6 +25,7 @@ import type { SettingsSource } from '../config/index.js';
 import type { McpSource } from '../mcp-run.js';
 import { commandRun } from './command.js';
 import type { Thread } from './thread.js';
+import { jobTrustedCode } from './trusted-code.js';
 
 type Context = Awaited<EarlyContext['context']>;
 
@@ -42,6 +44,8 @@ export interface JobInput {
   identity: WriterIdentity;
   io: ActionIo;
   redactor: Redactor;
+  /** The workspace's credentials files: refused to the tools, left out of the commit. */
+  credentials: CredentialCheck;
   signal: AbortSignal;
   apiKey: string;
   startedAt: number;
@@ -75,7 +79,7 @@ export class Job {
       // In mode review one comment per pull request follows every push; otherwise one per run.
       ...(j.settings.mode === 'review' && trigger.mode === 'review' ? { marker: REVIEW_TRACKING_MARKER } : {}),
     });
-    const modeInput = { ...where, settings: j.settings, trigger, io, redactor };
+    const modeInput = { ...where, settings: j.settings, trigger, io, redactor, credentials: j.credentials };
     this.mode =
       trigger.mode === 'review'
         ? reviewMode({ ...modeInput, workspace: runner.GITHUB_WORKSPACE })
@@ -111,12 +115,18 @@ export class Job {
       const work: Work = { git: await git, plan: context.pull ? pullPlan(context.pull) : await this.planFor(context, await git) };
       // Once the checkout is done and its credentials are out, git's own files are kept as they are.
       const ready = Promise.all([credentials, checkout, preparing]).then(() => work.git.seal());
+      // On a pull request run the trusted ref is fetched while the checkout runs; its code is copied once that is done.
+      const { pull } = context;
+      const code = pull
+        ? trusted.then((t) => jobTrustedCode({ ...this.j, trusted: t, pull, sandbox: preparing, ready }))
+        : Promise.resolve(undefined);
+      code.catch(() => undefined);
       // 5. The loop.
       if (this.mode.prepare) await ready.then(() => this.mode.prepare?.(context, work));
       const asked = commandRun(context, (await trusted).extensions, this.mode, io);
       const prompt = redactor.redact(this.mode.prompt(asked.context, work.plan));
       const parts = { model: await model, sandbox: preparing, ready, mode: this.mode, events: this.tracking.events(), asked };
-      const more = { prompt, trusted: await trusted, earlier: await thread.earlier };
+      const more = { prompt, trusted: await trusted, earlier: await thread.earlier, code };
       const { result, transcript, note } = await executeTask(this.j, { ...parts, ...more });
       // 6. The work goes where the mode says, the conversation to its thread, then the report.
       const delivery = await this.mode.deliver(result, work);
@@ -126,10 +136,11 @@ export class Job {
       const { startedAt } = this.j;
       const { refused } = this.tracking;
       const report = finalReport(result, delivery, { runUrl: this.link, startedAt, notes, refused, verify: settings.verify });
-      await Promise.all([this.tracking.finish(report), saved]);
+      const [comment] = await Promise.all([this.tracking.finish(report), saved]);
+      // Whatever did not reach GitHub, the final comment included, decides the conclusion.
+      const undelivered = [...(delivery.undelivered ?? []), ...(comment ? [comment] : [])];
       const trigger = `${this.j.trigger.source} by ${this.j.trigger.requester ? `@${this.j.trigger.requester.login}` : 'the workflow'}`;
-      await publish(io, redactor, report, result, delivery, { commentUrl: this.tracking.url, transcript, trigger });
-      return { conclusion: result.conclusion, reason: result.reason };
+      return await publish(io, redactor, report, result, delivery, { commentUrl: this.tracking.url, transcript, trigger, undelivered });
     } catch (error) {
       const message = redactor.redact(error instanceof Error ? error.message : String(error));
       await this.tracking.finish(failedReport(message, this.link, this.j.startedAt));

@@ -4,7 +4,7 @@ import type { Redactor } from '../report/redact.js';
 import { jobSummary } from '../report/summary.js';
 import type { TaskResult } from '../task.js';
 import type { Delivery } from './deliver.js';
-import type { ActionIo } from './io.js';
+import type { ActionIo, ActionOutcome } from './io.js';
 
 type OutputName =
   | 'conclusion'
@@ -21,12 +21,23 @@ type OutputName =
   | 'transcript'
   | 'verified'
   | 'review-url'
-  | 'review-comments';
+  | 'review-comments'
+  | 'undelivered';
 export type Outputs = Partial<Record<OutputName, string>>;
 
 /** Sets the step's outputs, each redacted: outputs are visible to every later step. */
 export function setOutputs(io: ActionIo, redactor: Redactor, outputs: Outputs): void {
   for (const [name, value] of Object.entries(outputs)) io.setOutput(name, redactor.redact(value ?? ''));
+}
+
+/**
+ * How the run ended once its delivery is known: work it made that did not reach GitHub makes it
+ * `undelivered`, whatever the loop said, except for a cancelled run (the cancel is why).
+ */
+export function concluded(result: Pick<TaskResult, 'conclusion' | 'reason'>, undelivered: string[]): ActionOutcome {
+  if (undelivered.length === 0 || result.conclusion === 'cancelled') return { conclusion: result.conclusion, reason: result.reason };
+  const loop = result.conclusion === 'success' ? '' : ` (the run itself ended ${result.conclusion}: ${result.reason})`;
+  return { conclusion: 'undelivered', reason: `not delivered to GitHub: ${undelivered.join('; ')}${loop}` };
 }
 
 /** The run as the final comment and the job summary show it. */
@@ -36,8 +47,7 @@ export function finalReport(
   o: { runUrl: string; startedAt: number; notes: string[]; refused?: FinalReport['refused']; verify?: string },
 ): FinalReport {
   return {
-    conclusion: result.conclusion,
-    reason: result.reason,
+    ...concluded(result, delivery.undelivered ?? []),
     result: result.result,
     runUrl: o.runUrl,
     steps: result.steps,
@@ -79,9 +89,14 @@ export interface Published {
   transcript: string;
   /** Who asked, for the summary: "comment by @octocat". */
   trigger: string;
+  /** Everything that did not reach GitHub, the final comment included. */
+  undelivered: string[];
 }
 
-/** The job summary and the outputs. */
+/**
+ * The job summary and the outputs, with the conclusion the delivery decided. The addresses name
+ * only what exists on GitHub: no commit that was not pushed.
+ */
 export async function publish(
   io: ActionIo,
   redactor: Redactor,
@@ -89,13 +104,16 @@ export async function publish(
   result: TaskResult,
   delivery: Delivery,
   p: Published,
-): Promise<void> {
-  await io.summary(redactor.redact(jobSummary({ ...report, trigger: p.trigger })));
+): Promise<ActionOutcome> {
+  const outcome = concluded(result, p.undelivered);
+  const summary = jobSummary({ ...report, ...outcome, trigger: p.trigger, undelivered: p.undelivered, commentUrl: p.commentUrl });
+  // The summary goes out even when GitHub is unreachable: it is the one place the final text and the diff are sure to be.
+  await io.summary(redactor.redact(summary)).catch((e: unknown) => io.warning(`the job summary could not be written: ${String(e)}`));
   setOutputs(io, redactor, {
-    conclusion: result.conclusion,
+    conclusion: outcome.conclusion,
     result: result.result,
     branch: delivery.pushed ? (delivery.branch ?? '') : '',
-    'commit-sha': delivery.commit?.sha ?? '',
+    'commit-sha': delivery.pushed ? (delivery.commit?.sha ?? '') : '',
     'pr-url': delivery.pr?.url ?? '',
     'comment-url': p.commentUrl,
     steps: String(result.steps),
@@ -107,5 +125,7 @@ export async function publish(
     verified: result.verified === null ? '' : String(result.verified),
     'review-url': delivery.review?.url ?? '',
     'review-comments': delivery.review ? String(delivery.review.comments) : '',
+    undelivered: p.undelivered.join('\n'),
   });
+  return outcome;
 }

@@ -7,6 +7,8 @@ import { markedBy, type Trigger } from '../github/trigger.js';
 import { WriterIdentity } from '../github/identity.js';
 import type { Model } from '../core/model.js';
 import { Redactor } from '../report/redact.js';
+import { CredentialCheck } from '../secrets/credential-check.js';
+import { readCredentialFiles } from '../secrets/credential-files.js';
 import { EarlyContext } from './early-context.js';
 import type { ActionIo, ActionOutcome } from './io.js';
 import { openGit } from './plan.js';
@@ -46,9 +48,16 @@ function whoMay(gh: GitHub, repo: { owner: string; name: string }, trigger: Trig
   return authorize(gh, repo, trigger.requester, settings.allowedBots);
 }
 
-/** The GitHub client the tests hand in, else Octokit with its warnings redacted. */
-function githubFor(deps: ActionDeps, redactor: Redactor): NonNullable<ActionDeps['github']> {
-  return deps.github ?? ((token, baseUrl) => createGitHub({ token, baseUrl, log: (m) => deps.io.warning(redactor.redact(m)) }));
+/** After the loop's own time limit, the time the work has to reach GitHub: the push, the pull request, the final comment. */
+export const REPORT_GRACE_MS = 20_000;
+
+/**
+ * The GitHub client the tests hand in, else Octokit with its warnings redacted, whose requests
+ * and rate-limit waits end by the run's deadline (or a few seconds after a cancel).
+ */
+function githubFor(deps: ActionDeps, redactor: Redactor, deadline: number): NonNullable<ActionDeps['github']> {
+  const log = (m: string) => deps.io.warning(redactor.redact(m));
+  return deps.github ?? ((token, baseUrl) => createGitHub({ token, baseUrl, log, budget: { deadline, signal: deps.signal } }));
 }
 
 function readEvent(r: RunnerEnv): GitHubEvent {
@@ -65,12 +74,18 @@ export async function runAction(deps: ActionDeps): Promise<ActionOutcome> {
   const startedAt = Date.now();
   const settings = readSettings(io.getInput, env);
   const apiKey = settings.anthropicApiKey || env['ANTHROPIC_API_KEY'] || '';
-  const secrets = [apiKey, settings.githubToken, settings.openaiApiKey, ...providerSecrets(env)].filter((s) => s.length > 0);
+  // Credentials files an auth step wrote are read once, here: their values are secrets from now on.
+  const files = readCredentialFiles(env);
+  const secrets = [apiKey, settings.githubToken, settings.openaiApiKey, ...providerSecrets(env), ...files.secrets].filter(
+    (s) => s.length > 0,
+  );
   const redactor = new Redactor(secrets);
   for (const secret of secrets) io.setSecret(secret);
   const runner = readRunnerEnv(env);
+  const credentials = new CredentialCheck(runner.GITHUB_WORKSPACE, files, (text) => redactor.holdsSecret(text));
   const event = readEvent(runner);
-  const gh = githubFor(deps, redactor)(settings.githubToken, runner.GITHUB_API_URL);
+  const deadline = startedAt + settings.timeoutMinutes * 60_000 + REPORT_GRACE_MS;
+  const gh = githubFor(deps, redactor, deadline)(settings.githubToken, runner.GITHUB_API_URL);
   // Who the action writes as, found once (no request for GITHUB_TOKEN): before the trigger only
   // for a text carrying the marker (the action never answers its own comments), else while the
   // permission is checked; an event that starts nothing asks nothing.
@@ -119,6 +134,7 @@ export async function runAction(deps: ActionDeps): Promise<ActionOutcome> {
     identity,
     io,
     redactor,
+    credentials,
     signal: deps.signal,
     apiKey,
     startedAt,

@@ -1,9 +1,10 @@
 import type { Todo } from '../core/todo.js';
 import type { GitHub } from '../github/client.js';
-import { commentPlace, runMarker, TrackingComment, type IssueComment } from '../github/comments.js';
+import { commentPlace, runMarker, TrackingComment, type CommentDeps, type CommentPlace, type IssueComment } from '../github/comments.js';
 import type { GitHubEvent } from '../github/event.js';
 import type { WriterIdentity } from '../github/identity.js';
 import { react } from '../github/reactions.js';
+import { statusOf } from '../github/status.js';
 import type { Trigger } from '../github/trigger.js';
 import { COMMENT_LIMIT, finalComment, progressComment, type FinalReport } from '../report/comment.js';
 import type { Redactor } from '../report/redact.js';
@@ -35,6 +36,8 @@ export class Tracking {
   /** Created while the context is read and the loop starts; progress waits for it, the first request does not. */
   private ready: Promise<TrackingComment | null> = Promise.resolve(null);
   private comment: TrackingComment | null = null;
+  /** Where the comment goes and how it is written, once started; null for a run with no thread. */
+  private place: { at: CommentPlace; deps: CommentDeps } | null = null;
   private reaction: Promise<void> = Promise.resolve();
   private readonly marker: string;
   private todos: Todo[] = [];
@@ -56,16 +59,10 @@ export class Tracking {
   start(): void {
     const { gh, identity, owner, name, event, trigger, io, redactor, comments } = this.t;
     const place = commentPlace(event, trigger);
-    const deps = {
-      gh,
-      identity,
-      owner,
-      repo: name,
-      redact: (t: string) => redactor.redact(t),
-      log: io.warning,
-      ...(comments ? { comments } : {}),
-    };
-    this.ready = place ? TrackingComment.start(deps, place, this.marker, this.progressBody('Reading the request')) : Promise.resolve(null);
+    const deps = { gh, identity, owner, repo: name, redact: (t: string) => redactor.redact(t), log: io.warning };
+    if (place) this.place = { at: place, deps };
+    const early = { ...deps, ...(comments ? { comments } : {}) };
+    this.ready = place ? TrackingComment.start(early, place, this.marker, this.progressBody('Reading the request')) : Promise.resolve(null);
     this.ready.then((c) => (this.comment = c)).catch(() => undefined);
     this.reaction = this.ready
       .catch(() => null)
@@ -127,9 +124,32 @@ export class Tracking {
     return this.comment;
   }
 
-  /** The final text, in place of the progress. */
-  async finish(report: FinalReport): Promise<void> {
+  /**
+   * The final text, in place of the progress; a comment that could not be made at the start is made
+   * now, with the final text (or found, if it was made after all). Resolves with what did not reach
+   * GitHub, in words, or null.
+   */
+  async finish(report: FinalReport): Promise<string | null> {
     const comment = await this.settled();
-    await comment?.finish(this.withMarker(finalComment(report, COMMENT_LIMIT - this.marker.length - 1)));
+    if (!this.place) return null;
+    const body = this.withMarker(finalComment(report, COMMENT_LIMIT - this.marker.length - 1));
+    try {
+      if (comment) await comment.finish(body);
+      else this.comment = await TrackingComment.start(this.place.deps, this.place.at, this.marker, body);
+      return null;
+    } catch (error) {
+      return this.missing(error, comment !== null);
+    }
+  }
+
+  /** The undelivered entry for a final comment GitHub did not take. */
+  private missing(error: unknown, created: boolean): string {
+    const what = created ? 'the final comment (the tracking comment still shows progress)' : 'the tracking comment (never created)';
+    if (statusOf(error) === 401) {
+      return `${what}: GitHub refused the github-token (401 Bad credentials): the token expired or was revoked during the run`;
+    }
+    const why = this.t.redactor.redact(error instanceof Error ? error.message : String(error));
+    this.t.io.warning(`posting ${what} failed: ${why}`);
+    return `${what}: ${why}`;
   }
 }

@@ -29,6 +29,8 @@ export interface Trusted {
   extensions: Extensions;
   /** MCP configurations: the repository's `.mcp.json` (used only where the settings enable it), then the input's. */
   mcp: McpSource[];
+  /** The branch the repository's configuration was read from: its code is the trusted code (trusted-code/). */
+  ref: string;
 }
 
 /** The `mcp-config` input, read at the start like the settings input: JSON, or a file of the workspace. */
@@ -81,5 +83,5 @@ export function trustedConfig(
   ];
   const settings = mergeSettings([repo.settings, inputs.settings].filter((s): s is SettingsSource => s !== null));
   const agents = mergeAgents(repo.extensions.agents, agentsFromJson(inputs.agents, 'the agents input'));
-  return { settings, extensions: { ...repo.extensions, agents }, mcp };
+  return { settings, extensions: { ...repo.extensions, agents }, mcp, ref: repo.ref };
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { scrubEnvironment } from '../secrets/environ.js';
-import { isSecretVariable } from '../tools/env.js';
+import { isKeptVariable } from '../secrets/allowlist.js';
 import { VERSION } from '../version.js';
 import { keepCompiledCode } from './compile-cache.js';
 
@@ -22,7 +22,8 @@ process.on('SIGTERM', onSignal);
 
 // Keep what the run needs, then wipe secrets from what other processes can read of ours.
 const env = { ...process.env };
-scrubEnvironment(isSecretVariable);
+// An allowlist, not a list of secret names: a DATABASE_URL the shell exported is a secret too.
+scrubEnvironment((name) => !isKeptVariable(name));
 
 const code = await main(process.argv.slice(2), {
   stdout: process.stdout,

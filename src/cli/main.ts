@@ -6,6 +6,9 @@ import { loadCliSettings, mergeSettings, ruleLists, type TrustedSettings } from 
 import { textMessage, type Message } from '../core/messages.js';
 import { createModel, lazyModel, providerFrom } from '../model/registry.js';
 import type { Sandbox } from '../sandbox/index.js';
+import { Redactor } from '../report/redact.js';
+import { CredentialCheck } from '../secrets/credential-check.js';
+import { readCredentialFiles } from '../secrets/credential-files.js';
 import { runTask, type TaskResult } from '../task.js';
 import { toolEnvironment } from '../tools/env.js';
 import { parseCli, USAGE, type CliOptions } from './args.js';
@@ -74,6 +77,13 @@ async function openSandbox(options: CliOptions, io: CliIo): Promise<Sandbox | nu
   return sandbox;
 }
 
+/** The credentials files Read refuses: those the environment names, gha-creds-*.json, text holding a key or their values. */
+function cliCredentials(cwd: string, env: NodeJS.ProcessEnv): CredentialCheck {
+  const files = readCredentialFiles(env);
+  const known = new Redactor([...files.secrets]);
+  return new CredentialCheck(cwd, files, (text) => known.holdsSecret(text));
+}
+
 /** The settings files of --cwd (unless --setting-sources none), then --settings; a malformed one is a usage error. */
 function cliSettings(options: CliOptions, io: CliIo): TrustedSettings {
   const o = {
@@ -119,7 +129,12 @@ async function run(options: CliOptions, apiKey: string, io: CliIo): Promise<{ re
   // Appending to the transcript being resumed adds only what is new; a fresh file gets it all.
   const already = paths.transcript && paths.resume && resolve(paths.transcript) === resolve(paths.resume) ? start.resumedCount : 0;
   const sandbox = await openSandbox(options, io);
-  const mcp = await cliMcp(options, trusted, { env: io.env, log: say, signal: io.signal }).catch((error: unknown) => {
+  const mcp = await cliMcp(options, trusted, {
+    env: io.env,
+    log: say,
+    signal: io.signal,
+    ...(sandbox ? { wrap: sandbox.wrap } : {}),
+  }).catch((error: unknown) => {
     void sandbox?.dispose();
     return Promise.reject(new UsageError(errorText(error)));
   });
@@ -144,6 +159,7 @@ async function run(options: CliOptions, apiKey: string, io: CliIo): Promise<{ re
       cwd: resolve(options.cwd),
       env: io.env,
       ...(io.env['RUNNER_TEMP'] ? { runnerTemp: io.env['RUNNER_TEMP'] } : {}),
+      credentials: cliCredentials(resolve(options.cwd), io.env),
       messages: start.messages,
       mode: 'cli',
       recordMessagesFrom: already,

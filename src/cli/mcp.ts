@@ -1,7 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { TrustedSettings } from '../config/index.js';
-import { startMcp, type McpSource, type StartedMcp } from '../mcp-run.js';
+import { startMcp, stdioLauncher, type McpSource, type StartedMcp } from '../mcp-run.js';
+import type { Wrap } from '../sandbox/index.js';
 import type { CliOptions } from './args.js';
 
 /** --mcp-config values (JSON, or a file from the shell's directory), then `.mcp.json` of --cwd unless --setting-sources none. */
@@ -22,11 +23,18 @@ function sources(options: CliOptions): McpSource[] {
   return [...local, ...given];
 }
 
-/** The run's MCP servers, started together before the first request. */
+/** The run's MCP servers, started together before the first request; stdio ones in the sandbox of --sandbox. */
 export async function cliMcp(
   options: CliOptions,
   trusted: TrustedSettings,
-  o: { env: NodeJS.ProcessEnv; log: (m: string) => void; signal: AbortSignal },
+  o: { env: NodeJS.ProcessEnv; log: (m: string) => void; signal: AbortSignal; wrap?: Wrap },
 ): Promise<StartedMcp | null> {
-  return startMcp(sources(options), trusted, { ...o, cwd: resolve(options.cwd), outputLimit: options.settings.toolOutputLimit });
+  const { wrap, ...rest } = o;
+  const launch = wrap ? { launch: stdioLauncher(wrap, undefined) } : {};
+  return startMcp(sources(options), trusted, {
+    ...rest,
+    ...launch,
+    cwd: resolve(options.cwd),
+    outputLimit: options.settings.toolOutputLimit,
+  });
 }

@@ -13,6 +13,14 @@ export interface ConfinedPaths {
  * mount namespace says so with confine; a plain function (or none) means commands see every path.
  */
 export interface CommandWrap {
-  (argv: string[]): string[];
-  readonly confine?: (paths: ConfinedPaths) => (argv: string[]) => string[];
+  (argv: string[], extras?: WrapExtras): string[];
+  readonly confine?: (paths: ConfinedPaths) => (argv: string[], extras?: WrapExtras) => string[];
+}
+
+/** What one process adds to the sandbox it runs in (a hook's CLAUDE_PROJECT_DIR, trusted files bound over the workspace's). */
+export interface WrapExtras {
+  /** More variables, set after the allowlisted ones. */
+  env?: Record<string, string>;
+  /** Read-only binds, mounted last in order: both paths absolute, the source existing. */
+  binds?: readonly { source: string; dest: string }[];
 }

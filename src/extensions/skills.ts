@@ -3,7 +3,7 @@
  * the body is the skill). Only names and descriptions go into the system prompt; the model
  * calls the Skill tool for a body when a task needs it, so unused skills cost a line each.
  */
-import { posix } from 'node:path';
+import { isAbsolute, posix, resolve } from 'node:path';
 import * as z from '../schema.js';
 import type { ToolOutcome, ToolSet, ToolSpec } from '../core/tools.js';
 import { checkName, ExtensionFileError, requiredText, splitFrontmatter, type Fail } from './frontmatter.js';
@@ -76,12 +76,17 @@ function skillSpec(): ToolSpec {
   };
 }
 
-function load(skill: Skill): string {
-  const where = `(Skill "${skill.name}": its folder is ${skill.dir}, relative to the workspace; read the files it mentions from there.)`;
-  return `${skill.body}\n\n${where}`;
+/** The body with `${CLAUDE_SKILL_DIR}` expanded (as Claude Code does), and where its folder is. */
+function load(skill: Skill, root: string): string {
+  const dir = resolve(root, skill.dir);
+  // An absolute folder is the trusted ref's copy of it (a pull request run), outside the workspace.
+  const where = isAbsolute(skill.dir)
+    ? `(Skill "${skill.name}": its folder is ${skill.dir}, the copy of the trusted branch's; read the files it mentions from there.)`
+    : `(Skill "${skill.name}": its folder is ${skill.dir}, relative to the workspace; read the files it mentions from there.)`;
+  return `${skill.body.replaceAll('${CLAUDE_SKILL_DIR}', dir.replace(/\/$/, ''))}\n\n${where}`;
 }
 
-function run(byName: ReadonlyMap<string, Skill>, input: unknown): ToolOutcome {
+function run(byName: ReadonlyMap<string, Skill>, input: unknown, root: string): ToolOutcome {
   const parsed = skillInput.safeParse(input);
   const names = [...byName.keys()].sort().join(', ');
   if (!parsed.success) return { isError: true, content: `Invalid input for ${SKILL_TOOL}: give {"skill": "<name>"}, one of: ${names}.` };
@@ -89,11 +94,11 @@ function run(byName: ReadonlyMap<string, Skill>, input: unknown): ToolOutcome {
   const name = parsed.data.skill.trim().replace(/^\//, '');
   const skill = byName.get(name);
   if (!skill) return { isError: true, content: `No skill named "${name}". Skills: ${names}.` };
-  return { isError: false, content: load(skill) };
+  return { isError: false, content: load(skill, root) };
 }
 
-/** The Skill tool over `skills`; with no skills it offers nothing, as there would be nothing to load. */
-export function skillToolSet(skills: readonly Skill[]): ToolSet {
+/** The Skill tool over `skills` (folders relative to `root`); with no skills it offers nothing, as there would be nothing to load. */
+export function skillToolSet(skills: readonly Skill[], root = '.'): ToolSet {
   const byName = new Map(sortedByName(skills).map((s) => [s.name, s]));
   const specs = skills.length === 0 ? [] : [skillSpec()];
   return {
@@ -103,7 +108,7 @@ export function skillToolSet(skills: readonly Skill[]): ToolSet {
       if (call.name !== SKILL_TOOL || specs.length === 0) {
         return Promise.resolve({ isError: true, content: `No tool named "${call.name}" here; this tool set offers only ${SKILL_TOOL}.` });
       }
-      return Promise.resolve(run(byName, call.input));
+      return Promise.resolve(run(byName, call.input, root));
     },
   };
 }

@@ -209,10 +209,10 @@ export class Repo {
   }
 
   /**
-   * Runs `fn` against a copy of the index with every work-tree change staged, so untracked files
-   * show up in diffs while the real index stays as the caller left it.
+   * Runs `fn` against a copy of the index with every work-tree change staged but `exclude`, so
+   * untracked files show up in diffs while the real index stays as the caller left it.
    */
-  private async withWorkTreeIndex<T>(fn: (env: Record<string, string>) => Promise<T>): Promise<T> {
+  private async withWorkTreeIndex<T>(fn: (env: Record<string, string>) => Promise<T>, exclude: readonly string[] = []): Promise<T> {
     const tmp = await mkdtemp(join(tmpdir(), 'agent-index-'));
     const env = { GIT_INDEX_FILE: join(tmp, 'index') };
     try {
@@ -220,29 +220,30 @@ export class Repo {
       // Starting from the real index keeps its stat cache, so unchanged files are not re-hashed.
       await copyIndex(realIndex, env.GIT_INDEX_FILE);
       await this.raw(['add', '--all', '--', '.'], env);
+      await this.unstage(exclude, env);
       return await fn(env);
     } finally {
       await rm(tmp, { recursive: true, force: true });
     }
   }
 
-  async diff(opts: { maxChars?: number } = {}): Promise<string> {
-    const text = await this.withWorkTreeIndex((env) => this.raw(DIFF, env));
+  async diff(opts: { maxChars?: number; exclude?: readonly string[] } = {}): Promise<string> {
+    const text = await this.withWorkTreeIndex((env) => this.raw(DIFF, env), opts.exclude);
     return opts.maxChars === undefined ? text : cutAtLine(text, opts.maxChars);
   }
 
-  /** The diff and its stat, from one staged copy of the index. */
-  async diffAndStat(): Promise<{ diff: string; stat: string }> {
+  /** The diff and its stat, from one staged copy of the index; `exclude` (credentials files) is not in either. */
+  async diffAndStat(opts: { exclude?: readonly string[] } = {}): Promise<{ diff: string; stat: string }> {
     return this.withWorkTreeIndex(async (env) => {
       const [diff, stat] = await Promise.all([this.raw(DIFF, env), this.raw(DIFF_STAT, env)]);
       return { diff, stat };
-    });
+    }, opts.exclude);
   }
 
-  private async unstage(paths: string[]): Promise<void> {
+  private async unstage(paths: readonly string[], env?: Record<string, string>): Promise<void> {
     if (paths.length === 0) return;
     // Literal pathspecs: a file named `*` or `:(glob)x` must not widen what is left out.
-    await this.raw(['--literal-pathspecs', 'reset', '--quiet', 'HEAD', '--', ...paths]);
+    await this.raw(['--literal-pathspecs', 'reset', '--quiet', 'HEAD', '--', ...paths], env);
   }
 
   async commitAll(message: string, opts: CommitOptions): Promise<string | null> {

@@ -139,13 +139,14 @@ export class TrackingComment {
     }, wait);
   }
 
-  /** The final text: replaces any pending progress and is written before this resolves. */
+  /** The final text: replaces any pending progress and is written before this resolves; rejects when it could not be. */
   async finish(body: string): Promise<void> {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     this.pending = null;
-    this.enqueue(body);
-    await this.chain;
+    const last = this.chain.then(() => this.write(body));
+    this.chain = last.catch(() => undefined);
+    await last;
   }
 
   private enqueue(body: string): void {

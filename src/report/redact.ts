@@ -10,6 +10,10 @@ const TOKEN_PATTERNS: readonly RegExp[] = [
   /AKIA[0-9A-Z]{16}/g,
   /xox[abprs]-[A-Za-z0-9-]{10,}/g,
   /eyJ[A-Za-z0-9_-]{2,}\.eyJ[A-Za-z0-9_-]{2,}\.[A-Za-z0-9_-]*/g,
+  // A private key block whole (PEM, OpenSSH, PGP), also as JSON or a string literal writes it (`\\n` for newlines).
+  /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----[\s\S]{0,20000}?-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----/g,
+  // Google OAuth access tokens (what a service-account key or a WIF exchange is traded for).
+  /ya29\.[A-Za-z0-9_-]{20,}/g,
 ];
 
 function escapeRegExp(text: string): string {
@@ -79,6 +83,11 @@ export class Redactor {
     // Longest first, so a form that contains another is masked whole rather than leaving a tail.
     forms.sort((a, b) => b.length - a.length);
     this.known = forms.length > 0 ? new RegExp(forms.map(escapeRegExp).join('|'), 'g') : null;
+  }
+
+  /** Whether the text holds a value this redactor would mask (a file holding one is a credentials file). */
+  holdsSecret(text: string): boolean {
+    return this.redact(text) !== text;
   }
 
   redact(text: string): string {

@@ -14,7 +14,13 @@ import { formatCount as count, formatDuration, formatUsd } from './format.js';
 /** GitHub accepts 1 MiB per step summary; this leaves room for the table and notes. */
 export const SUMMARY_LIMIT = 1_000_000;
 
-export type SummaryReport = FinalReport & { trigger: string };
+export type SummaryReport = FinalReport & {
+  trigger: string;
+  /** What did not reach GitHub, one entry each; the summary is then the one place the work is told. */
+  undelivered?: string[];
+  /** The tracking comment, when one exists on GitHub. */
+  commentUrl?: string;
+};
 
 /** A table cell holds one line, and a `|` would end the cell early. */
 function cell(text: string): string {
@@ -69,6 +75,22 @@ function diffPart(r: SummaryReport, diff: string, cut: { shown: number; total: n
   return `### Diff (${inline(diffSummary(r))})\n\n${fencedBlock(diff, 'diff')}${note}`;
 }
 
+/** What reached GitHub and what did not, so that a reader knows where to look for the work. */
+function deliveryPart(r: SummaryReport): string {
+  const done: string[] = [];
+  if (r.commit && r.pushed)
+    done.push(`- ✅ Commit [\`${r.commit.sha.slice(0, 7)}\`](${r.commit.url}) pushed to \`${cell(r.branch ?? '')}\``);
+  if (r.pr) done.push(`- ✅ Pull request [#${r.pr.number}](${r.pr.url})`);
+  if (r.review) done.push(`- ✅ [Review](${r.review.url}) with ${count(r.review.comments)} comments`);
+  if (r.commentUrl) done.push(`- ✅ [Tracking comment](${r.commentUrl})`);
+  const missing = (r.undelivered ?? []).map((u) => `- ❌ Not delivered: ${inline(u, 1000)}`);
+  if (missing.length > 0 && r.commit && !r.pushed) {
+    missing.push(`- The commit \`${r.commit.sha.slice(0, 7)}\` is in the runner's workspace; the diff below holds the same changes.`);
+  }
+  const lines = [...done, ...missing];
+  return `### Delivery\n\n${lines.length > 0 ? lines.join('\n') : '_Nothing to deliver._'}`;
+}
+
 function render(r: SummaryReport, text: string, diff: string | null): string {
   const parts = [`## agent-action: ${r.conclusion === 'success' ? '✅' : '⚠️'} ${inline(r.conclusion, 40)}`, table(r)];
   if (r.note) parts.push(`> **Note:** ${inline(r.note, 1000)}`);
@@ -76,7 +98,7 @@ function render(r: SummaryReport, text: string, diff: string | null): string {
   if (refused) parts.push(refused);
   const verified = verifiedLine(r);
   if (verified) parts.push(verified);
-  parts.push('### Result', text);
+  parts.push(deliveryPart(r), '### Result', text);
   const files = filesList(r.changedFiles);
   if (files) parts.push(files);
   if (diff) parts.push(diff);

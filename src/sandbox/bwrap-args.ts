@@ -1,6 +1,6 @@
 import type { ConfinedPaths } from '../core/confine.js';
 import { isInside } from '../core/paths.js';
-import type { NetworkMode } from './types.js';
+import type { NetworkMode, WrapExtras } from './types.js';
 
 /**
  * How the sandbox's user relates to the runner's: an unprivileged runner needs a user namespace;
@@ -62,7 +62,7 @@ function envArgs(env: Record<string, string>, home: string): string[] {
 }
 
 /** The bubblewrap command line for argv; pure, so the mount order can be checked without bwrap. */
-export function bwrapArgs(layout: BwrapLayout, argv: string[]): string[] {
+export function bwrapArgs(layout: BwrapLayout, argv: string[], extras: WrapExtras = {}): string[] {
   const hide = layout.hide ?? [];
   // Mounts apply in order: the workspace may live under HOME or a hidden dir, so it is bound
   // after them, and hidden paths inside the workspace go after it.
@@ -84,8 +84,10 @@ export function bwrapArgs(layout: BwrapLayout, argv: string[]): string[] {
     ...hiddenInside.flatMap(hideArgs),
     ...(layout.readOnlyInWorkspace ?? []).flatMap((p) => ['--ro-bind', p, p]),
     ...confinedArgs(layout.confined),
+    // Last, so a process's own binds (trusted files over the workspace's) cover what is above.
+    ...(extras.binds ?? []).flatMap((b) => ['--ro-bind', b.source, b.dest]),
     ...(layout.network === 'off' ? ['--unshare-net'] : []),
-    ...envArgs(layout.env, layout.home ?? '/tmp'),
+    ...envArgs({ ...layout.env, ...extras.env }, layout.home ?? '/tmp'),
     ...['--chdir', layout.workspace],
     '--',
     ...argv,

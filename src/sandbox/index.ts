@@ -1,5 +1,5 @@
 import { lstatSync } from 'node:fs';
-import type { CommandWrap, ConfinedPaths } from '../core/confine.js';
+import type { CommandWrap, ConfinedPaths, WrapExtras } from '../core/confine.js';
 import { bwrapArgs, limitProcesses, type BwrapLayout } from './bwrap-args.js';
 import { joinCgroup, removeCgroup, usableCgroup } from './cgroup.js';
 import { describeSandbox, describeUnsandboxed, OFF_DESCRIPTION, strictFailure, unavailableReason } from './describe.js';
@@ -11,7 +11,15 @@ import { SandboxUnavailableError, type Sandbox, type SandboxOptions } from './ty
 export { bwrapArgs, limitProcesses, type BwrapLayout, type HiddenPath, type UserMapping } from './bwrap-args.js';
 export { TOOLCHAIN_DIRS } from './layout.js';
 export type { RunCommand, RunResult } from './run.js';
-export { SandboxUnavailableError, type NetworkMode, type Sandbox, type SandboxMode, type SandboxOptions } from './types.js';
+export {
+  SandboxUnavailableError,
+  type NetworkMode,
+  type Sandbox,
+  type SandboxMode,
+  type SandboxOptions,
+  type Wrap,
+  type WrapExtras,
+} from './types.js';
 
 export const DEFAULT_PROCESS_LIMIT = 2048;
 
@@ -31,14 +39,16 @@ function stillThere(paths: ConfinedPaths): ConfinedPaths {
 
 function bubblewrap(bwrap: string, layout: BwrapLayout, limit: number, cgroup: string | undefined, found: Found): Sandbox {
   const placeholder = new Placeholder();
-  const wrapIn = (l: BwrapLayout) => (argv: string[]) => joinCgroup(cgroup, [bwrap, ...bwrapArgs(l, limitProcesses(argv, limit))]);
+  const wrapIn = (l: BwrapLayout) => (argv: string[], extras?: WrapExtras) =>
+    joinCgroup(cgroup, [bwrap, ...bwrapArgs(l, limitProcesses(argv, limit), extras)]);
   // The deny rules are known (and the checkout done) only once the tools start, after the probe.
   const confine = (paths: ConfinedPaths) => {
     if (paths.unreadable.length + paths.readOnly.length === 0) return wrapIn(layout);
     const file = placeholder.file();
     // bwrap refuses to mount over a path that is gone (a hook may have removed one): each command
     // mounts what is still there.
-    return (argv: string[]) => wrapIn({ ...layout, confined: { ...stillThere(paths), placeholder: file } })(argv);
+    return (argv: string[], extras?: WrapExtras) =>
+      wrapIn({ ...layout, confined: { ...stillThere(paths), placeholder: file } })(argv, extras);
   };
   const wrap: CommandWrap = Object.assign(wrapIn(layout), { confine });
   return {

@@ -38,12 +38,17 @@ export interface SandboxOptions {
   sandboxUid?: number;
 }
 
+export type { WrapExtras } from '../core/confine.js';
+
+/** Turns the argv to run into the argv that runs it (inside the sandbox, or itself). */
+export type Wrap = CommandWrap;
+
 export interface Sandbox {
   kind: 'bubblewrap' | 'none';
   /** One plain sentence for the log and the final comment. */
   description: string;
   /** The argv that runs argv inside the sandbox; argv itself for kind 'none'. Only bubblewrap can confine. */
-  wrap: CommandWrap;
+  wrap: Wrap;
   /** True when a fork bomb hits a ceiling (rlimit or pids cgroup) before the machine's own. */
   processesLimited: boolean;
   /** Removes what prepareSandbox created (the pids cgroup); safe to call more than once. */

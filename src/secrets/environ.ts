@@ -5,7 +5,9 @@ import { closeSync, openSync, readFileSync, readSync, writeSync } from 'node:fs'
  * /proc/<pid>/environ shows to every process of the same user. Deleting a variable from
  * `process.env` only unlinks it; the bytes stay readable there, so a tool command could run
  * `cat /proc/$PPID/environ` and find the API key. Read what you need before calling this.
- * Returns the names wiped; does nothing where /proc is missing (macOS, Windows).
+ * Every variable `isSecret` names is also deleted from `process.env`, so no child process
+ * inherits it. Returns the names wiped from the block; the block is left alone where /proc is
+ * missing (macOS, Windows).
  */
 export function scrubEnvironment(isSecret: (name: string) => boolean): string[] {
   const wiped: string[] = [];
@@ -39,6 +41,8 @@ export function scrubEnvironment(isSecret: (name: string) => boolean): string[] 
   } finally {
     if (fd !== undefined) closeSync(fd);
   }
-  for (const name of wiped) delete process.env[name];
+  for (const name of Object.keys(process.env)) {
+    if (isSecret(name)) delete process.env[name];
+  }
   return wiped;
 }

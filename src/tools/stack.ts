@@ -47,7 +47,7 @@ export function toolStack(o: StackOptions): { tools: ToolSet; lazy: LazyToolSet;
     const [{ selectTools }, sandbox] = await Promise.all([import('./builtin/index.js'), o.wrap, o.ready()]);
     // After the checkout: the deny rules are expanded over the files that are there now.
     const wrap = await confinedWrap(sandbox, o.rules, o.workspace.root);
-    const hidden = hiddenPaths(o.rules, o.workspace.root);
+    const hidden = hiddenPaths(o.rules, o.workspace.root, [(relative) => o.workspace.isCredentialFile(relative)]);
     const context = {
       workspace: o.workspace,
       env: o.env,

@@ -32,9 +32,21 @@ export function isCredentialFileName(name: string): boolean {
 
 export type AccessMode = 'read' | 'write';
 
+/** Which files hold credentials beyond the names above (src/secrets/credential-check.ts): by path, and by text. */
+export interface CredentialFileRules {
+  /** Why the file at this workspace-relative path is a credentials file, or undefined; cheap (no read). */
+  byName(relative: string): string | undefined;
+  /** Why a file with this text is a credentials file, or undefined. */
+  byContent(text: string): string | undefined;
+}
+
 export interface WorkspaceOptions {
   /** Refused as a whole: the runner keeps job credentials there (RUNNER_TEMP on a runner). */
   runnerTemp?: string;
+  /** The run's credentials files (those the environment names, gha-creds-*.json, text holding a key). */
+  credentials?: CredentialFileRules;
+  /** Folders outside the workspace that may be read, never written (the trusted copies of skills' folders). */
+  readOnlyRoots?: readonly string[];
 }
 
 function errorCode(error: unknown): string | undefined {
@@ -96,8 +108,10 @@ export class Workspace {
   private constructor(
     readonly root: string,
     private readonly runnerTemp: string | undefined,
+    private readonly credentials: CredentialFileRules | undefined,
     /** The repository's git dirs when a `.git` file puts them elsewhere in the workspace. */
     private readonly gitDirs: readonly string[] = [],
+    private readonly readOnlyRoots: readonly string[] = [],
   ) {}
 
   static async open(root: string, options: WorkspaceOptions = {}): Promise<Workspace> {
@@ -108,7 +122,14 @@ export class Workspace {
     // A workspace placed inside RUNNER_TEMP would refuse everything, so the rule only applies
     // when the temp dir is somewhere else (outside, or nested inside the workspace).
     const guardTemp = realTemp && !isInside(realRoot, realTemp) ? realTemp : undefined;
-    return new Workspace(realRoot, guardTemp, dirs ? [dirs.gitDir, dirs.commonDir] : []);
+    const readOnly = await Promise.all((options.readOnlyRoots ?? []).map((p) => fs.realpath(p).catch(() => undefined)));
+    return new Workspace(
+      realRoot,
+      guardTemp,
+      options.credentials,
+      dirs ? [dirs.gitDir, dirs.commonDir] : [],
+      readOnly.filter((p): p is string => p !== undefined),
+    );
   }
 
   /** Absolute real path for filePath (absolute or workspace-relative), or a ToolError. */
@@ -117,6 +138,7 @@ export class Workspace {
     const asked = path.resolve(this.root, filePath);
     const real = await resolveReal(asked);
     const allowed = `Paths must be inside the workspace ${this.root} (absolute, or relative to it)`;
+    if (mode === 'read' && this.readOnlyRoots.some((r) => isInside(real, r))) return this.readOnly(filePath, real);
     if (!isInside(real, this.root)) {
       const via = real === asked ? '' : ` (it resolves to ${real})`;
       throw new ToolError(`Refused: ${filePath} is outside the workspace${via}. ${allowed}.`);
@@ -129,7 +151,8 @@ export class Workspace {
     }
     if (mode === 'write' && this.isGitPath(asked, real)) throw new ToolError(`Refused: ${filePath} ${GIT_WRITE_REFUSED}`);
     for (const candidate of [real, asked]) {
-      const reason = protectedReason(path.relative(this.root, candidate), mode);
+      const relative = path.relative(this.root, candidate);
+      const reason = protectedReason(relative, mode) ?? this.credentials?.byName(relative);
       if (reason) {
         throw new ToolError(
           `Refused: ${filePath} is protected (${reason}). Any other file in the workspace can be ${mode === 'read' ? 'read' : 'written'}.`,
@@ -142,6 +165,26 @@ export class Workspace {
   private isGitPath(asked: string, real: string): boolean {
     if ([asked, real].some((p) => inGitDir(path.relative(this.root, p)))) return true;
     return this.gitDirs.some((dir) => isInside(real, dir));
+  }
+
+  /**
+   * True for a workspace-relative path that is a credentials file by its name (the files the
+   * environment names, gha-creds-*.json, the names above): the filter for what Grep and Glob list.
+   */
+  isCredentialFile(relative: string): boolean {
+    const base = path.basename(relative);
+    return isCredentialFileName(base) || this.credentials?.byName(relative) !== undefined;
+  }
+
+  /** Why a file holding this text is a credentials file (a private key block, a known token), or undefined. */
+  credentialText(text: string): string | undefined {
+    return this.credentials?.byContent(text);
+  }
+
+  /** A path under a read-only root: the credential names are refused there too. */
+  private readOnly(filePath: string, real: string): string {
+    if (isCredentialFileName(path.basename(real))) throw new ToolError(`Refused: ${filePath} is protected (a credential file).`);
+    return real;
   }
 
   /** Path relative to the root for display, '.' for the root itself. */

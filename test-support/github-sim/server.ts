@@ -5,9 +5,10 @@ import { performance } from 'node:perf_hooks';
 import { API_DOCS, errorBody, errorReply, STATUS_MESSAGES, type Reply } from './reply.js';
 import { userJson } from './render.js';
 import { requestSchemaErrors } from './openapi.js';
+import { SimLimits } from './limits.js';
 import { logDownload, route } from './routes/index.js';
 import { SimState } from './state.js';
-import type { GitHubSim, GitHubSimOptions, SimFault, SimUser } from './types.js';
+import type { GitHubSim, GitHubSimOptions, SimFault, SimHang, SimUser } from './types.js';
 
 interface ParsedRequest {
   method: string;
@@ -95,7 +96,7 @@ function requestId(s: SimState): string {
   return `C0DE:${hex(0x1000 + s.requestCounter)}:${hex(0xa0000 + s.requestCounter)}:${hex(s.repoId)}`;
 }
 
-function send(s: SimState, res: ServerResponse, reply: Reply): void {
+function send(s: SimState, res: ServerResponse, reply: Reply, limitHeaders: Record<string, string>): void {
   s.requestCounter += 1;
   s.rateRemaining = Math.max(1, s.rateRemaining - 1);
   const headers: Record<string, string> = {
@@ -116,7 +117,7 @@ function send(s: SimState, res: ServerResponse, reply: Reply): void {
     headers['content-type'] = reply.contentType ?? 'text/plain; charset=utf-8';
     payload = reply.text;
   }
-  for (const [k, v] of Object.entries(reply.headers ?? {})) headers[k.toLowerCase()] = v;
+  for (const [k, v] of Object.entries({ ...limitHeaders, ...reply.headers })) headers[k.toLowerCase()] = v;
   headers['content-length'] = String(Buffer.byteLength(payload));
   res.writeHead(reply.status, headers);
   res.end(payload);
@@ -133,18 +134,24 @@ async function checkSchema(s: SimState, p: ParsedRequest): Promise<void> {
   }
 }
 
-async function handle(s: SimState, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function handle(s: SimState, limits: SimLimits, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const p = await parseRequest(req);
   await checkSchema(s, p);
-  const reply = answer(s, req, p);
-  s.requests.push({ method: p.method, path: p.pathname, query: p.query, body: p.body, status: reply.status, at: p.at });
-  send(s, res, reply);
+  const seen = { method: p.method, path: p.pathname, query: p.query, body: p.body, at: p.at };
+  // A hung request is recorded with status 0 and its connection left open until close().
+  if (limits.hang(p.method, p.pathname)) return void s.requests.push({ ...seen, status: 0 });
+  const reply = limits.refuse(p.method, Date.now()) ?? answer(s, req, p);
+  s.requests.push({ ...seen, status: reply.status });
+  send(s, res, reply, limits.headers());
 }
 
 export async function startGitHubSim(opts: GitHubSimOptions): Promise<GitHubSim> {
   const s = new SimState(opts);
+  const limits = new SimLimits();
+  limits.secondary = opts.secondaryWriteLimit ?? null;
+  limits.primary = opts.primaryLimit ?? null;
   const server = createServer((req, res) => {
-    handle(s, req, res).catch((err: unknown) => {
+    handle(s, limits, req, res).catch((err: unknown) => {
       if (!res.headersSent) {
         res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' });
         res.end(JSON.stringify(errorBody(500, `simulator error: ${err instanceof Error ? err.message : String(err)}`)));
@@ -166,6 +173,13 @@ export async function startGitHubSim(opts: GitHubSimOptions): Promise<GitHubSim>
     schemaErrors: s.schemaErrors,
     fail(fault: SimFault): void {
       s.faults.push({ ...fault, remaining: fault.times ?? 1 });
+    },
+    limits: limits.stats,
+    hang(h: SimHang): void {
+      limits.hangs.push({ ...h, remaining: h.times ?? Infinity });
+    },
+    expireToken(): void {
+      limits.tokenExpired = true;
     },
     close(): Promise<void> {
       return new Promise((resolve, reject) => {

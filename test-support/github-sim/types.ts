@@ -1,4 +1,5 @@
 /** The simulator's public shapes: the options it starts from and the live state tests inspect. */
+import type { LimitStats, PrimaryLimit, SecondaryLimit, SimHang } from './limits.js';
 
 export type Permission = 'admin' | 'maintain' | 'write' | 'triage' | 'read' | 'none';
 
@@ -116,6 +117,10 @@ export interface SimFault {
 }
 
 export interface GitHubSimOptions {
+  /** GitHub's secondary rate limit on writes (limits.ts); none by default. */
+  secondaryWriteLimit?: SecondaryLimit;
+  /** GitHub's primary rate limit (limits.ts); none by default. */
+  primaryLimit?: PrimaryLimit;
   owner: string;
   repo: string;
   /** Default `main`. */
@@ -190,5 +195,13 @@ export interface GitHubSim {
    */
   schemaErrors: string[];
   fail(fault: SimFault): void;
+  /** Throttled, refused and hung requests so far (see limits.ts). */
+  limits: LimitStats;
+  /** Leaves matching requests unanswered. */
+  hang(h: SimHang): void;
+  /** From now on every request is a 401 Bad credentials, as for an installation token that expired. */
+  expireToken(): void;
   close(): Promise<void>;
 }
+
+export type { LimitStats, PrimaryLimit, SecondaryLimit, SimHang } from './limits.js';

@@ -2,6 +2,7 @@ import type { GitHub } from '../../github/client.js';
 import type { Trigger } from '../../github/trigger.js';
 import { taskPrompt } from '../../prompt/task.js';
 import type { Redactor } from '../../report/redact.js';
+import type { CredentialCheck } from '../../secrets/credential-check.js';
 import type { Delivery } from '../deliver.js';
 import type { ActionIo } from '../io.js';
 import { load } from '../lazy.js';
@@ -20,6 +21,8 @@ export interface ImplementInput {
   requestUrl: string;
   io: ActionIo;
   redactor: Redactor;
+  /** Credentials files in the workspace: never committed. */
+  credentials: CredentialCheck;
 }
 
 /** The agent changes the code: the work is committed and pushed, or opened as a pull request. */
@@ -47,6 +50,7 @@ export function implementMode(o: ImplementInput): Mode {
           summary: redactor.redact(result.result),
           branchPrefix: settings.branchPrefix,
           allowWorkflowChanges: settings.allowWorkflowChanges,
+          leaveOut: (paths) => o.credentials.leftOut(paths),
           redact: (t) => redactor.redact(t),
           log: (m) => io.warning(redactor.redact(m)),
         });
@@ -54,7 +58,8 @@ export function implementMode(o: ImplementInput): Mode {
         // A failed push still leaves the diff for the report: paid-for work is never lost silently.
         const why = redactor.redact(error instanceof Error ? error.message : String(error));
         io.warning(`delivering the changes failed: ${why}`);
-        const diff = await git.repo.diff().catch(() => '');
+        const secret = await o.credentials.leftOut(result.changedFiles).catch(() => []);
+        const diff = await git.repo.diff({ exclude: secret.map((f) => f.path) }).catch(() => '');
         return { changedFiles: result.changedFiles, diff, diffStat: '', pushed: false, note: `Delivering the changes failed: ${why}` };
       }
     },

@@ -102,7 +102,8 @@ export function reviewMode(o: ReviewInput): Mode {
         // The findings are not lost: the tracking comment says the review could not be posted, and why.
         const why = redact(error instanceof Error ? error.message : String(error));
         o.io.warning(`posting the review failed: ${why}`);
-        return { ...nothing, note: `Posting the review failed (${s.findings.size} findings): ${why}` };
+        const undelivered = [`the review (${s.findings.size} findings): ${why}`];
+        return { ...nothing, note: `Posting the review failed (${s.findings.size} findings): ${why}`, undelivered };
       }
     },
   };

@@ -2,6 +2,7 @@ import { createReadStream, promises as fs } from 'node:fs';
 import path from 'node:path';
 import * as z from '../../schema.js';
 import { defineTool, ToolError } from '../tool.js';
+import type { Workspace } from '../workspace.js';
 
 const DEFAULT_LIMIT = 2000;
 const MAX_LINE_LENGTH = 2000;
@@ -113,6 +114,24 @@ async function refuseNonText(abs: string, shown: string): Promise<void> {
   }
 }
 
+/** Text past this is not sniffed for credentials: a credentials file is small. */
+const CREDENTIAL_SNIFF_BYTES = 1 << 20;
+
+/** A file holding a private key or a known token is refused whole: any part of it shown could be the secret. */
+async function refuseCredentialText(abs: string, shown: string, workspace: Workspace): Promise<void> {
+  const handle = await fs.open(abs, 'r');
+  let text: string;
+  try {
+    const buffer = Buffer.alloc(Math.min((await handle.stat()).size, CREDENTIAL_SNIFF_BYTES));
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+    text = buffer.toString('utf8', 0, bytesRead);
+  } finally {
+    await handle.close();
+  }
+  const reason = workspace.credentialText(text);
+  if (reason) throw new ToolError(`Refused: ${shown} is a credentials file (${reason}); its contents are never shown.`);
+}
+
 function footer(scan: Scan, start: number): string {
   const last = scan.lines[scan.lines.length - 1];
   if (!scan.stopped || !last) return '';
@@ -140,6 +159,7 @@ export const readTool = defineTool({
       throw new ToolError(`Permission denied: ${input.file_path} is hidden by the deny rules.`);
     }
     await refuseNonText(abs, shown);
+    await refuseCredentialText(abs, shown, ctx.workspace);
     const start = Math.max(1, input.offset ?? 1);
     const scan = await scanLines(abs, start, input.limit ?? DEFAULT_LIMIT, ctx.outputLimit);
     if (scan.lines.length === 0) {

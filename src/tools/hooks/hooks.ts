@@ -5,6 +5,7 @@ import { decideHookResult, type HookDecision } from './decision.js';
 import { matchingHooks } from './matcher.js';
 import { runHookCommand } from './run-hook.js';
 import type { CommandHook, HookEvent, HookSettings } from './schema.js';
+import type { Wrap, WrapExtras } from '../../sandbox/types.js';
 
 /** The prefix of every call a PreToolUse hook refused, which the model and the reports can recognise. */
 export const HOOK_REFUSED = 'Hook refused:';
@@ -29,7 +30,12 @@ export interface HookContext {
   /** The environment hooks get (already allowlisted, e.g. toolEnvironment(process.env)). */
   env: Record<string, string>;
   /** The sandbox, same as the Bash tool's. */
-  wrap?: (argv: string[]) => string[];
+  wrap?: Wrap;
+  /**
+   * A hook's command as it runs and what its sandbox adds: on a pull request run, the trusted
+   * ref's files in place of the workspace's (see trusted-code/). Default: the command as is.
+   */
+  launch?: (command: string) => { command: string; extras: WrapExtras };
   sessionId: string;
   transcriptPath: string;
   /** Told about every run; its errors are ignored. */
@@ -191,8 +197,12 @@ class HookRunner {
 
   private async runOne(event: HookEvent, hook: CommandHook, input: string, signal: AbortSignal): Promise<Ran> {
     const timeoutMs = (hook.timeout ?? DEFAULT_HOOK_TIMEOUT_S) * 1000;
-    const { cwd, wrap } = this.ctx;
-    const result = await runHookCommand({ command: hook.command, input, cwd, env: this.env, wrap, timeoutMs, signal });
+    const { cwd, wrap: sandbox } = this.ctx;
+    const launched = this.ctx.launch?.(hook.command) ?? { command: hook.command, extras: {} };
+    // --clearenv inside the sandbox drops what this.env adds, so the sandbox is told CLAUDE_PROJECT_DIR itself.
+    const extras = { ...launched.extras, env: { ...launched.extras.env, CLAUDE_PROJECT_DIR: cwd } };
+    const wrap = sandbox ? (argv: string[]) => sandbox(argv, extras) : undefined;
+    const result = await runHookCommand({ command: launched.command, input, cwd, env: this.env, wrap, timeoutMs, signal });
     const decision = decideHookResult(event, result, timeoutMs);
     const { exitCode, ms, timedOut } = result;
     safely(() => this.ctx.onRun?.({ event, command: hook.command, exitCode, ms, timedOut, outcome: decision.outcome }));

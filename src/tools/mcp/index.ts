@@ -8,11 +8,12 @@ import { capText } from '../output.js';
 import type { ResolvedServer } from './config.js';
 import { mcpResultToOutcome } from './content.js';
 import { serverPrefixes, toolNames } from './names.js';
-import { McpServerConnection, message, type ToolListing } from './servers.js';
+import { McpServerConnection, message, type ConnectOptions, type ToolListing } from './servers.js';
 
 export { expandMcpConfig, McpConfigError, mergeMcpConfigs, MIN_SECRET_LENGTH, parseMcpConfig } from './config.js';
 export type { McpConfig, McpRemoteConfig, McpServerConfig, McpStdioConfig, ResolvedServer } from './config.js';
 export { mcpResultToOutcome, type McpCallResult } from './content.js';
+export type { StdioParams } from './stdio.js';
 export { MCP_TOOL_NAME_PATTERN, serverPrefixes, toolNames } from './names.js';
 
 export const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
@@ -28,6 +29,8 @@ export interface McpStartOptions {
   outputLimit: number;
   /** Where stdio servers run: the workspace. */
   cwd?: string;
+  /** How a stdio server is started (in the sandbox, with the trusted ref's files); default as configured. */
+  launch?: ConnectOptions['launch'];
   /** Per server, for connecting and listing; else MCP_TIMEOUT from env, else 30 s. */
   connectTimeoutMs?: number;
   maxToolsPerServer?: number;
@@ -205,7 +208,7 @@ export async function startMcpServers(servers: readonly ResolvedServer[], o: Mcp
         else changedEarly = true;
       };
       try {
-        const options = { env: o.env, cwd: o.cwd, timeoutMs, maxTools, onToolsChanged, signal: o.signal };
+        const options = { env: o.env, cwd: o.cwd, launch: o.launch, timeoutMs, maxTools, onToolsChanged, signal: o.signal };
         const { connection, listing } = await McpServerConnection.connect(server, options);
         tools.setTools(server.name, connection, listing);
         ready = true;

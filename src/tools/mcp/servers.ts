@@ -13,7 +13,7 @@ import { VERSION } from '../../version.js';
 import { toolEnvironment } from '../env.js';
 import type { ResolvedServer } from './config.js';
 import type { McpCallResult } from './content.js';
-import { ProcessGroupTransport } from './stdio.js';
+import { ProcessGroupTransport, type StdioParams } from './stdio.js';
 
 export interface ListedTool {
   /** The name the server knows it by. */
@@ -37,6 +37,8 @@ export interface ConnectOptions {
   env: Readonly<Record<string, string | undefined>>;
   /** Where stdio servers run (the workspace). */
   cwd?: string | undefined;
+  /** How a stdio server is started: in the sandbox, with the trusted ref's files. Default: as configured. */
+  launch?: ((p: StdioParams) => StdioParams) | undefined;
   /** For connecting and the first tool list together. */
   timeoutMs: number;
   /** Tools the server lists beyond this many are left out (and counted). */
@@ -105,7 +107,8 @@ function transportFor(server: ResolvedServer, o: ConnectOptions): Transport {
   if (server.type === 'stdio') {
     // The configured env is the server's own, deliberately given: not filtered like the inherited part.
     const env = { ...toolEnvironment(o.env), ...server.env };
-    return new ProcessGroupTransport({ command: server.command, args: server.args, env, cwd: o.cwd });
+    const params = { command: server.command, args: server.args, env, cwd: o.cwd };
+    return new ProcessGroupTransport(o.launch ? o.launch(params) : params);
   }
   const requestInit = { headers: server.headers };
   const url = new URL(server.url);

@@ -47,7 +47,7 @@ export function hiddenByAny(...sources: (HiddenPath | undefined)[]): HiddenPath 
   return (relative) => present.some((hides) => hides(relative));
 }
 
-/** Every reason a path is hidden from the tools of this run: add a source here. */
-export function hiddenPaths(rules: Rules, root: string, home = os.homedir()): HiddenPath | undefined {
-  return hiddenByAny(readDenied(rules, root, home));
+/** Every reason a path is hidden from the tools of this run: the Read deny rules, and the other sources given (credentials files). */
+export function hiddenPaths(rules: Rules, root: string, more: readonly HiddenPath[] = [], home = os.homedir()): HiddenPath | undefined {
+  return hiddenByAny(readDenied(rules, root, home), ...more);
 }
