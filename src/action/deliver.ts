@@ -157,6 +157,7 @@ export async function deliver(o: DeliverOptions): Promise<Delivery> {
       repo: o.name,
       head: pushed.branch,
       base: o.plan.base,
+      fresh: true,
       title: o.redact(commitSubject(o.task).replace(/^agent: /, '')),
       body: o.redact(`${o.summary}\n\nRequested in ${o.requestUrl}${closes}`),
       draft: o.pullRequest === 'draft',
