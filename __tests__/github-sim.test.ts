@@ -321,6 +321,26 @@ describe('pull requests', () => {
     expect((await rejection(gh.rest.pulls.get({ owner: 'o', repo: 'r', pull_number: 1 }))).status).toBe(404);
   });
 
+  it('refuses the diff media type past 300 files with 406, as GitHub does, and lists 3,000 files at most', async () => {
+    const sim = await start();
+    const gh = client(sim);
+    const files = Array.from({ length: 3100 }, (_, i) => ({
+      filename: `d${i % 7}/f${i}.ts`,
+      status: 'modified',
+      additions: 1,
+      deletions: 1,
+    }));
+    sim.issues.get(5)!.pull!.files = files;
+    const refused = await rejection(gh.rest.pulls.get({ owner: 'o', repo: 'r', pull_number: 5, mediaType: { format: 'diff' } }));
+    expect(refused.status).toBe(406);
+    expect(JSON.stringify(refused.response?.data)).toContain('the diff exceeded the maximum number of files (300)');
+    const listed = await gh.paginate(gh.rest.pulls.listFiles, { owner: 'o', repo: 'r', pull_number: 5, per_page: 100 });
+    expect(listed).toHaveLength(3000);
+    expect(listed.at(-1)!.filename).toBe('d3/f2999.ts');
+    const { data: pr } = await gh.rest.pulls.get({ owner: 'o', repo: 'r', pull_number: 5 });
+    expect(pr.changed_files).toBe(3100);
+  });
+
   it('lists the files of a pull request across pages', async () => {
     const sim = await start();
     const gh = client(sim);

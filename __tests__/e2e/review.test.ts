@@ -199,19 +199,27 @@ describe('review mode (dist/index.js)', () => {
     expect(inlineOf(w)).toHaveLength(0);
   });
 
-  it('reviews a pull request of 300 files and a 2 MB diff: the task holds the list and a capped diff, the review posts', async () => {
+  it('reviews a pull request of 300 files and a 2 MB diff: the task holds a capped list and a capped diff, the review posts', async () => {
     const { w, pull } = await reviewWorld([tool('Read', { file_path: 'math.js' }), comment(5, 'mul adds'), text('Big one.')]);
     world = w;
-    const many = Array.from({ length: 299 }, (_, i) => ({ filename: `gen/f${i}.txt`, status: 'added', additions: 7000, deletions: 0 }));
+    // 7,000 added lines each, about 2 MB of patches in all, as the file list gives them.
+    const patch = `@@ -0,0 +1,7000 @@\n${'+x\n'.repeat(6999)}+x`;
+    const many = Array.from({ length: 299 }, (_, i) => ({
+      filename: `gen/f${i}.txt`,
+      status: 'added',
+      additions: 7000,
+      deletions: 0,
+      patch,
+    }));
     pull.files = [...pull.files!, ...many];
-    pull.diff = `diff --git a/math.js b/math.js\n${'+x'.repeat(1_000_000)}\n`;
     const r = await w.run({
       event: 'issue_comment',
       payload: commentPayload({ number: 7, body: '/agent review', by: alice, onPull: true }),
     });
     expect(r.outputs['conclusion']).toBe('success');
     const prompt = JSON.stringify(w.model.requests[0]!.body.messages[0]!.content);
-    expect(prompt).toContain('gen/f298.txt (added, +7000 -0)');
+    expect(prompt).toContain('gen/f98.txt (added, +7000 -0)');
+    expect(prompt).toContain('200 more changed files not listed here (300 in all)');
     expect(prompt.length).toBeLessThan(200_000);
     expect(prompt).toMatch(/diff cut: \d+ more characters/);
     expect(inlineOf(w)).toHaveLength(1);

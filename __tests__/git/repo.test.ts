@@ -1,4 +1,4 @@
-import { chmod, readFile, stat, utimes, writeFile } from 'node:fs/promises';
+import { chmod, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { BOT_IDENTITY, Repo } from '../../src/git/repo.js';
 import { shallowCheckout, type ShallowCheckout } from '../../test-support/git-remote.js';
@@ -121,6 +121,22 @@ describe('with a fresh checkout each', () => {
 
     it('returns null when nothing changed', async () => {
       expect(await repo.commitAll('nothing', { committer: BOT_IDENTITY })).toBeNull();
+    });
+
+    it('stages only the paths it is given, new, changed, deleted and named like a glob, and the diff shows the same', async () => {
+      const tracked = fx.git(fx.work, ['ls-files']).trim().split('\n');
+      await fx.write('new dir/*', 'star\n');
+      await fx.write('b.txt', 'b\n');
+      await fx.write('other.txt', 'not given\n');
+      await rm(join(fx.work, tracked[0]!));
+      const paths = ['new dir/*', 'b.txt', tracked[0]!];
+      const { stat: diffStat } = await repo.diffAndStat({ paths });
+      expect(diffStat).toContain('b.txt');
+      expect(diffStat).not.toContain('other.txt');
+      await repo.commitAll('given paths', { committer: BOT_IDENTITY, paths });
+      const committed = fx.git(fx.work, ['show', '--name-status', '--format=', 'HEAD']).trim().split('\n').sort();
+      expect(committed).toEqual([`A\tb.txt`, `A\tnew dir/*`, `D\t${tracked[0]}`].sort());
+      expect(await repo.changedFiles()).toEqual(['other.txt']);
     });
 
     it('leaves excluded paths out of the commit but in the work tree', async () => {

@@ -199,6 +199,26 @@ describe('pacing of GitHub requests', () => {
     expect(sim.requests.length - before).toBe(3);
     expect(sleeps).toHaveLength(5);
   });
+
+  it('asks once on every 4xx but a timeout (408) and a bare 429: 406, 409 and 413 are as final as 404', async () => {
+    const sim = await start();
+    const { clock, sleeps } = fakeClock();
+    const gh = client(sim, clock);
+    for (const status of [406, 409, 413, 415]) {
+      const before = sim.requests.length;
+      sim.fail({ path: /issues\/1$/, status, times: 1 });
+      await expect(gh.rest.issues.get({ owner: 'o', repo: 'r', issue_number: 1 })).rejects.toMatchObject({ status });
+      expect(sim.requests.length - before).toBe(1);
+    }
+    expect(sleeps).toEqual([]);
+    for (const status of [408, 429]) {
+      const before = sim.requests.length;
+      sim.fail({ path: /issues\/1$/, status, times: 1 });
+      expect((await gh.rest.issues.get({ owner: 'o', repo: 'r', issue_number: 1 })).status).toBe(200);
+      expect(sim.requests.length - before).toBe(2);
+    }
+    expect(sleeps).toEqual([10, 10]);
+  });
 });
 
 describe('rateLimitWait', () => {

@@ -1,4 +1,4 @@
-import { BOT_IDENTITY, Repo, slugify, type Identity } from '../git/repo.js';
+import { BOT_IDENTITY, Repo, slugify, workflowFiles, type Identity } from '../git/repo.js';
 import type { GitHub } from '../github/client.js';
 import { openPullRequest, type OpenedPull } from '../github/pulls.js';
 import { pushWork } from './push.js';
@@ -110,7 +110,8 @@ export async function deliver(o: DeliverOptions): Promise<Delivery> {
       pushed: false,
       note: [...notes, 'No files were changed, so nothing was committed.'].join(' '),
     };
-  const { diff, stat } = await o.repo.diffAndStat({ exclude: [...secret] });
+  // The one scan above says what changed: the diff, the workflow check and the commit stage only those paths.
+  const { diff, stat } = await o.repo.diffAndStat({ exclude: [...secret], paths: changedFiles });
   const base: Delivery = { changedFiles, diff, diffStat: stat, pushed: false };
   if (o.plan.kind === 'fork') {
     notes.push('This pull request comes from a fork: nothing was pushed. The diff below can be applied with `git apply`.');
@@ -122,7 +123,7 @@ export async function deliver(o: DeliverOptions): Promise<Delivery> {
   if (!allowed)
     throw new Error(`refusing to push to ${branch}: only the pull request's branch or new ${o.branchPrefix}* branches are pushed`);
   // A token rarely may push workflow files, and a prompt-injected run must not rewrite CI: hold them back unless allowed.
-  const held = o.allowWorkflowChanges ? [] : (await o.repo.workflowChanges()).filter((f) => !secret.has(f));
+  const held = o.allowWorkflowChanges ? [] : workflowFiles(changedFiles);
   if (held.length > 0) {
     notes.push(
       `Changes to workflow files were not pushed (allow-workflow-changes is off): ${held.map((f) => `\`${f}\``).join(', ')}. They are in the diff below.`,
@@ -135,6 +136,7 @@ export async function deliver(o: DeliverOptions): Promise<Delivery> {
     author: o.committer ?? BOT_IDENTITY,
     coAuthors: coAuthor(o.requester),
     exclude: [...held, ...secret],
+    paths: changedFiles,
   });
   if (!sha) return { ...base, note: [...notes, 'Nothing was committed.'].join(' ') };
   const pushed = await pushWork({ ...o, fresh: o.plan.kind === 'new-branch' }, branch, sha);
@@ -157,6 +159,7 @@ export async function deliver(o: DeliverOptions): Promise<Delivery> {
       repo: o.name,
       head: pushed.branch,
       base: o.plan.base,
+      fresh: true,
       title: o.redact(commitSubject(o.task).replace(/^agent: /, '')),
       body: o.redact(`${o.summary}\n\nRequested in ${o.requestUrl}${closes}`),
       draft: o.pullRequest === 'draft',

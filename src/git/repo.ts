@@ -1,4 +1,4 @@
-import { copyFile, mkdtemp, rm, stat, utimes } from 'node:fs/promises';
+import { copyFile, mkdtemp, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { inheritedEnv, safeGit, type Git } from './safe.js';
@@ -15,6 +15,8 @@ export interface CommitOptions {
   coAuthors?: Identity[];
   /** Paths left out of the commit (e.g. workflow files the token may not push); they stay in the work tree. */
   exclude?: string[];
+  /** The changed files (changedFiles) when the caller has them: only they are staged, the tree is not walked again. */
+  paths?: readonly string[];
 }
 
 const WORKFLOWS_DIR = '.github/workflows/';
@@ -70,6 +72,11 @@ export interface RepoOptions {
   dirs?: GitDirs | null;
   /** Puts back git's own files the run changed before each command (shared by handles of one workspace). */
   guard?: GitDirGuard;
+}
+
+/** The workflow files among changed paths: a token rarely may push them (see deliver.ts). */
+export function workflowFiles(paths: readonly string[]): string[] {
+  return paths.filter((path) => path.startsWith(WORKFLOWS_DIR));
 }
 
 export class Repo {
@@ -209,17 +216,43 @@ export class Repo {
   }
 
   /**
-   * Runs `fn` against a copy of the index with every work-tree change staged but `exclude`, so
-   * untracked files show up in diffs while the real index stays as the caller left it.
+   * Stages the work tree's changes: those of `paths` (from changedFiles) when the caller knows
+   * them, so a 30,000-file tree is not walked again, else everything. The paths go through a file
+   * of literal, NUL-separated pathspecs: no argument-length limit, and a file named `*` is itself.
    */
-  private async withWorkTreeIndex<T>(fn: (env: Record<string, string>) => Promise<T>, exclude: readonly string[] = []): Promise<T> {
+  private async addChanges(paths: readonly string[] | undefined, env?: Record<string, string>): Promise<void> {
+    if (paths === undefined) {
+      await this.raw(['add', '--all', '--', '.'], env);
+      return;
+    }
+    if (paths.length === 0) return;
+    const dir = await mkdtemp(join(tmpdir(), 'agent-paths-'));
+    try {
+      const list = join(dir, 'pathspecs');
+      await writeFile(list, paths.join('\0') + '\0');
+      await this.raw(['--literal-pathspecs', 'add', '--all', `--pathspec-from-file=${list}`, '--pathspec-file-nul'], env);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
+
+  /**
+   * Runs `fn` against a copy of the index with the work-tree changes (of `paths` when known)
+   * staged but `exclude`, so untracked files show up in diffs while the real index stays as the
+   * caller left it.
+   */
+  private async withWorkTreeIndex<T>(
+    fn: (env: Record<string, string>) => Promise<T>,
+    exclude: readonly string[] = [],
+    paths?: readonly string[],
+  ): Promise<T> {
     const tmp = await mkdtemp(join(tmpdir(), 'agent-index-'));
     const env = { GIT_INDEX_FILE: join(tmp, 'index') };
     try {
       const realIndex = resolve(this.dir, (await this.raw(['rev-parse', '--git-path', 'index'])).trim());
       // Starting from the real index keeps its stat cache, so unchanged files are not re-hashed.
       await copyIndex(realIndex, env.GIT_INDEX_FILE);
-      await this.raw(['add', '--all', '--', '.'], env);
+      await this.addChanges(paths, env);
       await this.unstage(exclude, env);
       return await fn(env);
     } finally {
@@ -232,12 +265,19 @@ export class Repo {
     return opts.maxChars === undefined ? text : cutAtLine(text, opts.maxChars);
   }
 
-  /** The diff and its stat, from one staged copy of the index; `exclude` (credentials files) is not in either. */
-  async diffAndStat(opts: { exclude?: readonly string[] } = {}): Promise<{ diff: string; stat: string }> {
-    return this.withWorkTreeIndex(async (env) => {
-      const [diff, stat] = await Promise.all([this.raw(DIFF, env), this.raw(DIFF_STAT, env)]);
-      return { diff, stat };
-    }, opts.exclude);
+  /**
+   * The diff and its stat, from one staged copy of the index; `exclude` (credentials files) is not
+   * in either; `paths` are the changed files when the caller has them (see changedFiles).
+   */
+  async diffAndStat(opts: { exclude?: readonly string[]; paths?: readonly string[] } = {}): Promise<{ diff: string; stat: string }> {
+    return this.withWorkTreeIndex(
+      async (env) => {
+        const [diff, stat] = await Promise.all([this.raw(DIFF, env), this.raw(DIFF_STAT, env)]);
+        return { diff, stat };
+      },
+      opts.exclude,
+      opts.paths,
+    );
   }
 
   private async unstage(paths: readonly string[], env?: Record<string, string>): Promise<void> {
@@ -247,7 +287,7 @@ export class Repo {
   }
 
   async commitAll(message: string, opts: CommitOptions): Promise<string | null> {
-    await this.raw(['add', '--all', '--', '.']);
+    await this.addChanges(opts.paths);
     await this.unstage(opts.exclude ?? []);
     const staged = await this.raw(['diff', '--cached', '--name-only', '-z', 'HEAD', '--']);
     if (nulList(staged).length === 0) return null;
@@ -290,6 +330,6 @@ export class Repo {
   }
 
   async workflowChanges(): Promise<string[]> {
-    return (await this.changedFiles()).filter((path) => path.startsWith(WORKFLOWS_DIR));
+    return workflowFiles(await this.changedFiles());
   }
 }

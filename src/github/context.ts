@@ -4,7 +4,8 @@ import { statusOf } from './status.js';
 import { listIssueComments, type IssueComment } from './comments.js';
 import { TRACKING_MARKER } from './marker.js';
 import { sameLogin, type WriterIdentity } from './identity.js';
-import { isFork } from './repo.js';
+import { isFork, listPullFiles } from './repo.js';
+import { diffFromPatches, type ListedFile } from './pull-diff.js';
 import type { Trigger } from './trigger.js';
 
 export interface ThreadComment {
@@ -23,7 +24,10 @@ export interface PullContext {
   headSha: string;
   headRepoFullName: string;
   isFork: boolean;
-  files: { filename: string; status: string; additions: number; deletions: number }[];
+  /** As GET /pulls/{n}/files lists them, patches included (3,000 at most). */
+  files: ListedFile[];
+  /** How many files the pull request changes: more than `files` holds past GitHub's 3,000. */
+  changedFiles: number;
   diff: string;
   diffCut: number;
 }
@@ -84,17 +88,10 @@ async function threadComments(listed: Promise<IssueComment[]>, trigger: Trigger,
 type PullData = Awaited<ReturnType<Gh['rest']['pulls']['get']>>['data'];
 
 async function pullContext(gh: Gh, where: Where, number: number, head: Promise<PullData>, limits: ContextLimits): Promise<PullContext> {
-  const [pr, files, diffResponse] = await Promise.all([
-    head,
-    gh.paginate(gh.rest.pulls.listFiles, { ...where, pull_number: number, per_page: 100 }),
-    gh.request('GET /repos/{owner}/{repo}/pulls/{pull_number}', {
-      ...where,
-      pull_number: number,
-      headers: { accept: 'application/vnd.github.diff' },
-    }),
-  ]);
-  const fullDiff = typeof diffResponse.data === 'string' ? diffResponse.data : '';
-  const diff = fullDiff.slice(0, limits.diffChars);
+  // One listing gives the files and their patches: the diff media type is refused past 300 files.
+  const [pr, files] = await Promise.all([head, listPullFiles(gh, where, number)]);
+  const listed = files.map(listedFile);
+  const { diff, cut } = diffFromPatches(listed, limits.diffChars);
   const headRepo = pr.head.repo?.full_name ?? '';
   return {
     number,
@@ -106,10 +103,20 @@ async function pullContext(gh: Gh, where: Where, number: number, head: Promise<P
     headSha: pr.head.sha,
     headRepoFullName: headRepo,
     isFork: isFork(headRepo, `${where.owner}/${where.repo}`),
-    files: files.map((f) => ({ filename: f.filename, status: f.status, additions: f.additions, deletions: f.deletions })),
+    files: listed,
+    changedFiles: pr.changed_files,
     diff,
-    diffCut: fullDiff.length - diff.length,
+    diffCut: cut,
   };
+}
+
+type RestFile = Awaited<ReturnType<typeof listPullFiles>>[number];
+
+function listedFile(f: RestFile): ListedFile {
+  const file: ListedFile = { filename: f.filename, status: f.status, additions: f.additions, deletions: f.deletions };
+  if (f.previous_filename !== undefined) file.previous_filename = f.previous_filename;
+  if (f.patch !== undefined) file.patch = f.patch;
+  return file;
 }
 
 async function logTail(gh: Gh, where: Where, jobId: number, chars: number): Promise<string | null> {

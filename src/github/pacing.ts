@@ -34,8 +34,14 @@ export interface PacingOptions {
   budget?: Partial<BudgetOptions>;
 }
 
-/** Answers GitHub does not want repeated: the request itself is wrong or not allowed. */
-const FINAL = new Set([400, 401, 403, 404, 410, 422, 451]);
+/**
+ * Every 4xx says the request itself is wrong, not allowed or not acceptable (406: a diff past
+ * 300 files), and asking again gets the same answer; only a timeout (408) and a rate limit
+ * without its headers (429) pass. A 403 or 429 with rate-limit headers is waited out before this.
+ */
+function isFinal(status: number): boolean {
+  return status >= 400 && status < 500 && status !== 408 && status !== 429;
+}
 /** How long a request may keep waiting out rate limits when the caller set no deadline. */
 const DEFAULT_BUDGET_MS = 10 * 60_000;
 /** Methods that may be sent again after a timeout: a repeat has the effect of one. */
@@ -236,7 +242,7 @@ function retryable(error: unknown, opts: RequestOptions, failures: number, retri
   // others' callers look for their effect first (comments.ts, pulls.ts).
   if (typeof error === 'object' && error !== null && 'timeout' in error) return IDEMPOTENT.has(opts.method);
   const status = statusOf(error);
-  return status !== undefined && status >= 400 && !FINAL.has(status);
+  return status !== undefined && status >= 400 && !isFinal(status);
 }
 
 export const pacing: Plugin = (octokit, clientOptions) => {

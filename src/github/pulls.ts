@@ -16,6 +16,11 @@ export interface PullRequestSpec {
   title: string;
   body: string;
   draft: boolean;
+  /**
+   * The run's own push just created the branch (a push that must not overwrite anything): no pull
+   * request can have it as head yet, so none is looked for before creating one.
+   */
+  fresh?: boolean;
 }
 
 async function existing(gh: GitHub, spec: PullRequestSpec): Promise<OpenedPull | null> {
@@ -32,10 +37,11 @@ async function existing(gh: GitHub, spec: PullRequestSpec): Promise<OpenedPull |
 
 /**
  * Opens the pull request once. A 5xx may arrive after GitHub made it, so on a transient error
- * (and before creating at all) an open pull request for the branch is looked for first.
+ * (and before creating at all, but for a branch the run just created) an open pull request for the
+ * branch is looked for first.
  */
 export async function openPullRequest(gh: GitHub, spec: PullRequestSpec): Promise<OpenedPull> {
-  const before = await existing(gh, spec);
+  const before = spec.fresh ? null : await existing(gh, spec);
   if (before) return before;
   const create = async () => {
     const { owner, repo, head, base, title, body, draft } = spec;

@@ -1,5 +1,7 @@
 import type { TaskContext } from '../github/context.js';
 import { quoteUntrusted } from '../untrusted/fence.js';
+import { changedFilesList } from './file-list.js';
+import { threadSection } from './thread.js';
 import { sanitizeUntrusted } from '../untrusted/sanitize.js';
 
 function section(title: string, body: string): string {
@@ -7,14 +9,14 @@ function section(title: string, body: string): string {
 }
 
 function pullSection(pull: NonNullable<TaskContext['pull']>): string {
-  const files = pull.files.map((f) => `- ${f.filename} (${f.status}, +${f.additions} -${f.deletions})`).join('\n');
+  const files = changedFilesList(pull.files, pull.changedFiles);
   const cut = pull.diffCut > 0 ? `\n[diff cut: ${pull.diffCut} more characters; use git diff origin/${pull.baseRef} for the rest]` : '';
   const fork = pull.isFork ? ' (from a fork: nothing will be pushed; your diff will be posted)' : '';
   const lines = [
     `Pull request #${pull.number} by @${pull.author}: ${pull.headRepoFullName}:${pull.headRef} into ${pull.baseRef}${fork}.`,
     quoteUntrusted('pull_request_title', pull.title),
     quoteUntrusted('pull_request_body', pull.body),
-    `Changed files:\n${files || '(none)'}`,
+    `Changed files:\n${files}`,
     quoteUntrusted('diff', pull.diff, { verbatim: true }) + cut,
   ];
   return section('Pull request', lines.join('\n\n'));
@@ -43,8 +45,7 @@ export function taskPrompt(context: TaskContext, workspaceNote: string): string 
     parts.push(section('Review comment', `${where}\n${hunk}\n${quoteUntrusted('review_comment', r.body)}`));
   }
   if (context.comments.length > 0) {
-    const thread = context.comments.map((c) => `@${c.author} at ${c.createdAt}:\n${quoteUntrusted('comment', c.body)}`).join('\n\n');
-    parts.push(section('Conversation so far', thread));
+    parts.push(section('Conversation so far', threadSection(context.comments)));
   }
   if (context.failingChecks.length > 0) {
     const checks = context.failingChecks

@@ -1,7 +1,7 @@
 import type { GitHub } from '../../github/client.js';
 import type { WriterIdentity } from '../../github/identity.js';
 import type { PullContext } from '../../github/context.js';
-import { listPullFiles, readRepoFile } from '../../github/repo.js';
+import { readRepoFile } from '../../github/repo.js';
 import { earlierReviews, postReview } from '../../github/reviews.js';
 import type { Trigger } from '../../github/trigger.js';
 import { reviewPrompt, type ReviewPromptInput } from '../../prompt/review.js';
@@ -45,8 +45,8 @@ interface Prepared {
 /** Everything the review needs once the pull request is checked out: its diff, the earlier reviews, the instructions. */
 async function prepare(o: ReviewInput, pull: PullContext, work: Work): Promise<Prepared> {
   const where = { owner: o.owner, repo: o.name };
-  const [files, earlier, instructions, head] = await Promise.all([
-    listPullFiles(o.gh, where, pull.number),
+  // The files were listed once with the pull request (see context.ts): their patches give the review's line ranges.
+  const [earlier, instructions, head] = await Promise.all([
     earlierReviews(o.gh, { ...where, pullNumber: pull.number }, o.identity),
     readRepoFile(o.gh, where, REVIEW_COMMAND, pull.baseRef),
     work.git.repo.headSha(),
@@ -58,7 +58,7 @@ async function prepare(o: ReviewInput, pull: PullContext, work: Work): Promise<P
   if (last && last.head !== head && (await work.git.repo.isAncestor(last.head))) {
     prompt.incremental = { from: last.head, to: head, diff: await work.git.repo.diffSince(last.head, INCREMENTAL_DIFF_CHARS) };
   }
-  return { pull, head, root: o.workspace, files: files.map(diffFileFromPullFile), findings: new Findings(earlier.comments), prompt };
+  return { pull, head, root: o.workspace, files: pull.files.map(diffFileFromPullFile), findings: new Findings(earlier.comments), prompt };
 }
 
 function reviewBody(summary: string, findings: Findings): string {

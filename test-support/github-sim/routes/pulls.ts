@@ -94,11 +94,29 @@ function createPull(s: SimState, ctx: Ctx): Reply {
   return { status: 201, headers: { location: `${s.apiRepo()}/pulls/${number}` }, json: pullJson(s, issue, pull) };
 }
 
+/** GitHub serves the diff media type for at most 300 files; past that it answers 406 and points at the file list. */
+const MAX_DIFF_FILES = 300;
+/** The file list stops at 3,000 files, however many the pull request changes. */
+const MAX_LISTED_FILES = 3000;
+
+function diffTooLarge(): Reply {
+  return {
+    status: 406,
+    json: {
+      message: `Sorry, the diff exceeded the maximum number of files (${MAX_DIFF_FILES}). Consider using 'List pull requests files' API or locally cloning the repository instead.`,
+      errors: [{ resource: 'PullRequest', field: 'diff', code: 'too_large' }],
+      documentation_url: `${API_DOCS}/pulls/pulls#list-pull-requests-files`,
+      status: '406',
+    },
+  };
+}
+
 function getPull(s: SimState, ctx: Ctx, number: number): Reply {
   const issue = s.issues.get(number);
   if (!issue?.pull) return notFound(`${API_DOCS}/pulls/pulls#get-a-pull-request`);
   if (/application\/vnd\.github(\.v3)?\.diff/.test(ctx.accept)) {
     const pull = issue.pull;
+    if ((pull.files ?? []).length > MAX_DIFF_FILES) return diffTooLarge();
     const diff =
       pull.diff ??
       (pull.files ?? [])
@@ -146,7 +164,7 @@ export const pullRoutes: Route[] = [
       const issue = s.issues.get(num(m[1]));
       const pull = issue?.pull;
       if (!pull) return notFound(`${API_DOCS}/pulls/pulls#list-pull-requests-files`);
-      return listReply(pull.files ?? [], ctx, s.url, (f) => fileJson(s, pull, f));
+      return listReply((pull.files ?? []).slice(0, MAX_LISTED_FILES), ctx, s.url, (f) => fileJson(s, pull, f));
     },
   },
   {
