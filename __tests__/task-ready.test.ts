@@ -2,8 +2,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ModelRequest } from '../src/core/index.js';
-import { LoopSettingsSchema } from '../src/settings.js';
-import { runTask } from '../src/task.js';
+import { LoopSettingsSchema } from '../src/config/loop-settings.js';
+import { runTask } from '../src/session/run.js';
 import { call, say, ScriptedModel } from '../test-support/scripted-model.js';
 
 const settings = LoopSettingsSchema.parse({ allowedTools: 'Read' });

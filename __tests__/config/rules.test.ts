@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { atDefault, ruleLists } from '../../src/config/rules.js';
 import type { TrustedSettings } from '../../src/config/merge.js';
-import { DEFAULT_ALLOWED_TOOLS } from '../../src/settings.js';
+import { DEFAULT_ALLOWED_TOOLS } from '../../src/config/loop-settings.js';
 import { decide, offered } from '../../src/tools/permissions/decide.js';
 import { loadRules, type RuleLists } from '../../src/tools/permissions/rules.js';
 

@@ -22,7 +22,7 @@ import type { ActionSettings } from './settings.js';
 import { Tracking } from './tracking.js';
 import { mcpFromInput, settingsFromInput, trustedConfig, type Trusted } from './trusted-settings.js';
 import type { SettingsSource } from '../config/index.js';
-import type { McpSource } from '../mcp-run.js';
+import type { McpSource } from '../session/mcp.js';
 import { commandRun } from './command.js';
 import type { Thread } from './thread.js';
 import { jobTrustedCode } from './trusted-code.js';

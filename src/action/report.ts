@@ -2,7 +2,7 @@ import { ZERO_USAGE } from '../core/usage.js';
 import type { FinalReport } from '../report/comment.js';
 import type { Redactor } from '../report/redact.js';
 import { jobSummary } from '../report/summary.js';
-import type { TaskResult } from '../task.js';
+import type { TaskResult } from '../session/run.js';
 import type { Delivery } from './deliver.js';
 import type { ActionIo, ActionOutcome } from './io.js';
 

@@ -1,4 +1,4 @@
-import * as z from '../schema.js';
+import * as z from '../core/schema.js';
 import type { GitHubEvent } from '../github/event.js';
 import type { Trigger } from '../github/trigger.js';
 

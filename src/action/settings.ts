@@ -1,5 +1,5 @@
-import * as z from '../schema.js';
-import { describeSettingsError, LoopSettingsSchema } from '../settings.js';
+import * as z from '../core/schema.js';
+import { describeSettingsError, LoopSettingsSchema } from '../config/loop-settings.js';
 
 /** Text, trimmed; empty when the input is left out. */
 const text = (fallback = '') => z._default(z.string().check(z.trim()), fallback);

@@ -9,7 +9,7 @@ import type { Trigger } from '../github/trigger.js';
 import { TRACKING_MARKER } from '../github/marker.js';
 import { COMMENT_LIMIT, finalComment, progressComment, type FinalReport } from '../report/comment.js';
 import type { Redactor } from '../report/redact.js';
-import type { TaskEvents } from '../task.js';
+import type { TaskEvents } from '../session/run.js';
 import { describeToolCall } from '../tools/catalog.js';
 import type { ActionIo } from './io.js';
 

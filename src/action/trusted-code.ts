@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { authEnv } from '../git/credentials.js';
 import { inheritedEnv } from '../git/safe.js';
 import type { PullContext } from '../github/context.js';
-import { stdioArgvs } from '../mcp-run.js';
+import { stdioArgvs } from '../session/mcp.js';
 import type { Sandbox } from '../sandbox/index.js';
 import { needsTrustedCode, prepareTrustedCode, type TrustedCode } from '../trusted-code/index.js';
 import type { ActionIo } from './io.js';

@@ -12,7 +12,7 @@ import {
 import { agentsFromJson, loadRepoExtensions, mergeAgents, type Extensions } from '../extensions/index.js';
 import type { GitHub } from '../github/client.js';
 import { listRepoDir, readRepoFile } from '../github/repo.js';
-import type { McpSource } from '../mcp-run.js';
+import type { McpSource } from '../session/mcp.js';
 import type { ActionIo } from './io.js';
 
 /**

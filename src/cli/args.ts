@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { describeSettingsError, LoopSettingsSchema, type LoopSettings } from '../settings.js';
+import { describeSettingsError, LoopSettingsSchema, type LoopSettings } from '../config/loop-settings.js';
 
 export const USAGE = `Usage: agent-action [options] "PROMPT"
 

@@ -9,7 +9,7 @@ import type { Sandbox } from '../sandbox/index.js';
 import { Redactor } from '../report/redact.js';
 import { CredentialCheck } from '../secrets/credential-check.js';
 import { readCredentialFiles } from '../secrets/credential-files.js';
-import { runTask, type TaskResult } from '../task.js';
+import { runTask, type TaskResult } from '../session/run.js';
 import { toolEnvironment } from '../tools/env.js';
 import { parseCli, USAGE, type CliOptions } from './args.js';
 import { cliExtensions, type CliExtensions } from './extensions.js';

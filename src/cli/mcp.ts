@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { TrustedSettings } from '../config/index.js';
-import { startMcp, stdioLauncher, type McpSource, type StartedMcp } from '../mcp-run.js';
+import { startMcp, stdioLauncher, type McpSource, type StartedMcp } from '../session/mcp.js';
 import type { Wrap } from '../sandbox/index.js';
 import type { CliOptions } from './args.js';
 

@@ -1,4 +1,4 @@
-import type { TaskEvents } from '../task.js';
+import type { TaskEvents } from '../session/run.js';
 import type { Usage } from '../core/usage.js';
 import { outcomeText } from '../core/tools.js';
 import { formatDuration, runFigures } from '../report/format.js';

@@ -4,7 +4,7 @@
  * Claude Code knows (env, model, statusLine, ...) is accepted and named in one log line, so a
  * repository set up for Claude Code works unchanged while its owner can see what has no effect.
  */
-import * as z from '../schema.js';
+import * as z from '../core/schema.js';
 import { HOOK_EVENTS, HooksSchema, type HookSettings } from '../tools/hooks/schema.js';
 
 /** A settings file (or the settings input) that cannot be used; callers map it to conclusion `error` / CLI exit 2. */

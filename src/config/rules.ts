@@ -1,4 +1,4 @@
-import { DEFAULT_ALLOWED_TOOLS } from '../settings.js';
+import { DEFAULT_ALLOWED_TOOLS } from './loop-settings.js';
 import { limitedBy, type RuleList, type RuleLists } from '../tools/permissions/rules.js';
 import type { TrustedSettings } from './merge.js';
 

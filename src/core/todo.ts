@@ -1,4 +1,4 @@
-import * as z from '../schema.js';
+import * as z from './schema.js';
 
 /** One item of the TodoWrite checklist, shown live in the tracking comment. */
 export const TodoSchema = z.object({

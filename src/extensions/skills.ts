@@ -4,7 +4,7 @@
  * calls the Skill tool for a body when a task needs it, so unused skills cost a line each.
  */
 import { isAbsolute, posix, resolve } from 'node:path';
-import * as z from '../schema.js';
+import * as z from '../core/schema.js';
 import type { ToolOutcome, ToolSet, ToolSpec } from '../core/tools.js';
 import { checkName, ExtensionFileError, requiredText, splitFrontmatter, type Fail } from './frontmatter.js';
 

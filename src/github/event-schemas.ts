@@ -1,4 +1,4 @@
-import * as z from '../schema.js';
+import * as z from '../core/schema.js';
 import type { Actor, CommentRef, IssueRef, PullRef, RepoRef, ReviewCommentRef, ReviewRef } from './event-types.js';
 import { isFork } from './repo.js';
 

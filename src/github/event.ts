@@ -1,4 +1,4 @@
-import * as z from '../schema.js';
+import * as z from '../core/schema.js';
 import {
   ActorSchema,
   IssueCommentPayload,

@@ -1,4 +1,4 @@
-import * as z from '../schema.js';
+import * as z from '../core/schema.js';
 import type { ToolOutcome, ToolSet, ToolSpec } from '../core/tools.js';
 import type { DiffFile } from './diff.js';
 import { renderBody, SEVERITIES, type Finding, type Findings } from './findings.js';

@@ -1,4 +1,4 @@
-import * as z from '../schema.js';
+import * as z from '../core/schema.js';
 import type { Todo } from '../core/todo.js';
 import type { HiddenPath } from './permissions/hidden.js';
 import { ToolError } from './tool-error.js';

@@ -1,6 +1,6 @@
 import type { ToolSet } from '../../core/tools.js';
 import type { TaskContext } from '../../github/context.js';
-import type { TaskResult } from '../../task.js';
+import type { TaskResult } from '../../session/run.js';
 import type { Delivery, Plan } from '../deliver.js';
 import type { Git } from '../plan.js';
 

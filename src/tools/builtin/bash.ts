@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import * as z from '../../schema.js';
+import * as z from '../../core/schema.js';
 import { CappedCollector } from '../output.js';
 import { defineTool, ToolError, type ToolDefinition } from '../tool.js';
 import { killGroup, settle } from '../process-group.js';

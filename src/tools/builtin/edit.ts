@@ -1,6 +1,6 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import * as z from '../../schema.js';
+import * as z from '../../core/schema.js';
 import { defineTool, ToolError } from '../tool.js';
 
 const SNIPPET_CONTEXT = 3;

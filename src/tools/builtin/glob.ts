@@ -1,7 +1,7 @@
 import { lstat } from 'node:fs/promises';
 import path from 'node:path';
 import picomatch from 'picomatch';
-import * as z from '../../schema.js';
+import * as z from '../../core/schema.js';
 import { comparePaths, listCandidates, requireDirectory } from './files.js';
 import { expandBraces } from './grep-git.js';
 import { hiddenNote } from './hidden-note.js';

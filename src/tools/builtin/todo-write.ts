@@ -1,4 +1,4 @@
-import * as z from '../../schema.js';
+import * as z from '../../core/schema.js';
 import { TodoSchema, type Todo } from '../../core/todo.js';
 import { defineTool } from '../tool.js';
 

@@ -1,4 +1,4 @@
-import * as z from '../../schema.js';
+import * as z from '../../core/schema.js';
 import { capText } from '../output.js';
 import type { HookProcessResult } from './run-hook.js';
 import type { HookEvent } from './schema.js';

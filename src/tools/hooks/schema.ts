@@ -1,4 +1,4 @@
-import * as z from '../../schema.js';
+import * as z from '../../core/schema.js';
 
 /** The hook events honoured, with Claude Code's names. */
 export const HOOK_EVENTS = [

@@ -4,7 +4,7 @@
  * Parsing checks the shape only; `${VAR}` references are expanded later, from an environment the
  * caller injects, because the same file is read before the run's environment is known.
  */
-import * as z from '../../schema.js';
+import * as z from '../../core/schema.js';
 
 /** A configuration that cannot be used; callers map it to a configuration error of the run. */
 export class McpConfigError extends Error {

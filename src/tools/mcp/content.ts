@@ -3,7 +3,7 @@
  * blocks, everything else becomes a line of text saying what it was. Blocks are read leniently
  * (one unknown block type must not lose the rest of a result), so each is checked here.
  */
-import * as z from '../../schema.js';
+import * as z from '../../core/schema.js';
 import type { ImageBlock, TextBlock } from '../../core/messages.js';
 import type { ToolOutcome } from '../../core/tools.js';
 import { capText } from '../output.js';

@@ -8,7 +8,7 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import * as z from '../../schema.js';
+import * as z from '../../core/schema.js';
 import { VERSION } from '../../version.js';
 import { toolEnvironment } from '../env.js';
 import type { ResolvedServer } from './config.js';

@@ -1,6 +1,6 @@
-import * as z from './schema.js';
-import { BUILTIN_TOOL_NAMES } from './tools/catalog.js';
-import { parseRuleList } from './tools/permissions/rules.js';
+import * as z from '../core/schema.js';
+import { BUILTIN_TOOL_NAMES } from '../tools/catalog.js';
+import { parseRuleList } from '../tools/permissions/rules.js';
 
 /** The model used when none is configured. */
 export const DEFAULT_MODEL = 'claude-sonnet-5-5';

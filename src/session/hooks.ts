@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import type { LoopHooks } from './agent/config.js';
-import type { StopCondition } from './agent/limits.js';
-import type { TranscriptWriter } from './agent/transcript.js';
-import { blocksOf, textOf, type Message } from './core/messages.js';
-import { outcomeText, type ToolSet } from './core/tools.js';
-import { createHooks, HOOK_REFUSED, withHooks, type HookRun, type HookSettings, type Hooks } from './tools/hooks/index.js';
-import type { TaskEvents } from './task-events.js';
-import type { Wrap } from './sandbox/types.js';
-import type { HookContext } from './tools/hooks/hooks.js';
+import type { LoopHooks } from '../agent/config.js';
+import type { StopCondition } from '../agent/limits.js';
+import type { TranscriptWriter } from '../agent/transcript.js';
+import { blocksOf, textOf, type Message } from '../core/messages.js';
+import { outcomeText, type ToolSet } from '../core/tools.js';
+import { createHooks, HOOK_REFUSED, withHooks, type HookRun, type HookSettings, type Hooks } from '../tools/hooks/index.js';
+import type { TaskEvents } from './events.js';
+import type { Wrap } from '../sandbox/types.js';
+import type { HookContext } from '../tools/hooks/hooks.js';
 
 export interface TaskHookOptions {
   settings: HookSettings;

@@ -1,7 +1,7 @@
-import type { TrustedSettings } from './config/index.js';
-import type { McpConfig, McpToolSet, StdioParams } from './tools/mcp/index.js';
-import type { Wrap } from './sandbox/types.js';
-import type { TrustedCode } from './trusted-code/index.js';
+import type { TrustedSettings } from '../config/index.js';
+import type { McpConfig, McpToolSet, StdioParams } from '../tools/mcp/index.js';
+import type { Wrap } from '../sandbox/types.js';
+import type { TrustedCode } from '../trusted-code/index.js';
 
 /** One MCP configuration and where it came from. */
 export interface McpSource {
@@ -39,7 +39,7 @@ export interface StartMcpOptions {
 }
 
 async function parseSources(sources: readonly McpSource[], trusted: TrustedSettings) {
-  const { parseMcpConfig } = await import('./tools/mcp/index.js');
+  const { parseMcpConfig } = await import('../tools/mcp/index.js');
   return sources.map((s) => ({
     ...s,
     config: s.configured ? parseMcpConfig(s.text, s.source) : enabled(parseMcpConfig(s.text, s.source), trusted),
@@ -70,7 +70,7 @@ export function stdioLauncher(wrap: Wrap, code: TrustedCode | undefined): (p: St
 export async function startMcp(sources: readonly McpSource[], trusted: TrustedSettings, o: StartMcpOptions): Promise<StartedMcp | null> {
   // The MCP client loads only for a run that has servers to start: most runs have none.
   if (sources.length === 0) return null;
-  const { expandMcpConfig, mergeMcpConfigs, serverPrefixes, startMcpServers } = await import('./tools/mcp/index.js');
+  const { expandMcpConfig, mergeMcpConfigs, serverPrefixes, startMcpServers } = await import('../tools/mcp/index.js');
   const parsed = await parseSources(sources, trusted);
   const merged = mergeMcpConfigs(...parsed.map((p) => p.config));
   if (merged.servers.size === 0) return null;

@@ -1,16 +1,16 @@
-import type { TranscriptWriter } from './agent/transcript.js';
-import type { Message } from './core/messages.js';
-import type { Model } from './core/model.js';
-import type { ToolSet } from './core/tools.js';
-import type { LoopSettings } from './settings.js';
-import type { TaskEvents } from './task-events.js';
-import type { HookSettings } from './tools/hooks/index.js';
-import type { CommandWrap } from './core/confine.js';
-import type { HookContext } from './tools/hooks/hooks.js';
-import type { RuleLists } from './tools/permissions/rules.js';
-import type { CredentialFileRules } from './tools/workspace.js';
-import type { Skill } from './extensions/index.js';
-import type { AnswerSchema } from './structured/schema.js';
+import type { TranscriptWriter } from '../agent/transcript.js';
+import type { Message } from '../core/messages.js';
+import type { Model } from '../core/model.js';
+import type { ToolSet } from '../core/tools.js';
+import type { LoopSettings } from '../config/loop-settings.js';
+import type { TaskEvents } from './events.js';
+import type { HookSettings } from '../tools/hooks/index.js';
+import type { CommandWrap } from '../core/confine.js';
+import type { HookContext } from '../tools/hooks/hooks.js';
+import type { RuleLists } from '../tools/permissions/rules.js';
+import type { CredentialFileRules } from '../tools/workspace.js';
+import type { Skill } from '../extensions/index.js';
+import type { AnswerSchema } from '../structured/schema.js';
 
 /** A subagent as `.claude/agents/*.md` or the `agents` input define it. */
 export interface SubagentDefinition {

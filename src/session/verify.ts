@@ -1,8 +1,8 @@
-import type { LoopHooks } from './agent/config.js';
-import type { Stop } from './agent/limits.js';
-import { DeadlineReached } from './agent/timing.js';
-import type { TranscriptWriter } from './agent/transcript.js';
-import type { Workspace } from './tools/workspace.js';
+import type { LoopHooks } from '../agent/config.js';
+import type { Stop } from '../agent/limits.js';
+import { DeadlineReached } from '../agent/timing.js';
+import type { TranscriptWriter } from '../agent/transcript.js';
+import type { Workspace } from '../tools/workspace.js';
 
 export interface VerifyOptions {
   command: string;
@@ -34,7 +34,7 @@ export function verification(o: VerifyOptions): Verification {
   let failures = 0;
   let passed: boolean | null = null;
   const hook: Verification['hook'] = async (_text, _again, signal): Promise<string | Stop | null> => {
-    const [{ runProcess }, wrap] = await Promise.all([import('./tools/builtin/bash.js'), o.wrap]);
+    const [{ runProcess }, wrap] = await Promise.all([import('../tools/builtin/bash.js'), o.wrap]);
     const started = Date.now();
     const argv = ['bash', '-c', o.command];
     const { output, ending } = await runProcess({

@@ -1,6 +1,6 @@
-import type { LoopEvents } from './agent/config.js';
-import type { Todo } from './core/todo.js';
-import type { ToolCall } from './core/tools.js';
+import type { LoopEvents } from '../agent/config.js';
+import type { Todo } from '../core/todo.js';
+import type { ToolCall } from '../core/tools.js';
 
 /** What a task reports as it runs: the loop's events, the checklist and refused calls. */
 export interface TaskEvents extends LoopEvents {

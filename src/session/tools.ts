@@ -1,15 +1,15 @@
-import type { Limits } from './agent/limits.js';
-import type { UsageMeter } from './agent/meter.js';
-import { withSubagents, type SubagentType } from './agent/subagent.js';
-import type { ToolSet } from './core/tools.js';
-import { defaultRules, type SubagentDefinition, type TaskOptions } from './task-options.js';
-import { anyHooks } from './tools/hooks/schema.js';
-import { toolEnvironment } from './tools/env.js';
-import { loadRules } from './tools/permissions/rules.js';
-import { toolStack } from './tools/stack.js';
-import { withPermissions } from './tools/permissions/with-permissions.js';
-import { skillToolSet } from './extensions/index.js';
-import type { Workspace } from './tools/workspace.js';
+import type { Limits } from '../agent/limits.js';
+import type { UsageMeter } from '../agent/meter.js';
+import { withSubagents, type SubagentType } from '../agent/subagent.js';
+import type { ToolSet } from '../core/tools.js';
+import { defaultRules, type SubagentDefinition, type TaskOptions } from './options.js';
+import { anyHooks } from '../tools/hooks/schema.js';
+import { toolEnvironment } from '../tools/env.js';
+import { loadRules } from '../tools/permissions/rules.js';
+import { toolStack } from '../tools/stack.js';
+import { withPermissions } from '../tools/permissions/with-permissions.js';
+import { skillToolSet } from '../extensions/index.js';
+import type { Workspace } from '../tools/workspace.js';
 
 export interface TaskToolsContext {
   workspace: Workspace;
@@ -47,7 +47,7 @@ function subagentTypes(o: TaskOptions, workspace: string): SubagentType[] {
 /** The hooks' code (and its process handling) loads only for a run that configures some. */
 async function hooksFor(o: TaskOptions, cwd: string, env: Record<string, string>) {
   if (!o.hooks || !anyHooks(o.hooks)) return null;
-  const { taskHooks } = await import('./task-hooks.js');
+  const { taskHooks } = await import('./hooks.js');
   return taskHooks({ settings: o.hooks, cwd, env, wrap: o.wrap, launch: o.launchHook, transcript: o.transcript, events: o.events });
 }
 

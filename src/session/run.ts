@@ -1,22 +1,22 @@
 import { resolve } from 'node:path';
-import { runLoop, type LoopResult } from './agent/loop.js';
-import { messageRecord } from './agent/transcript.js';
-import { changedSince, takeBaseline, type Baseline } from './git/changes.js';
-import { systemPrompt } from './prompt/system.js';
-import { preloadWhileAnswering } from './tools/lazy.js';
-import { UsageMeter } from './agent/meter.js';
-import { taskTools } from './task-tools.js';
-import type { LoopHooks } from './agent/config.js';
-import { toolEnvironment } from './tools/env.js';
+import { runLoop, type LoopResult } from '../agent/loop.js';
+import { messageRecord } from '../agent/transcript.js';
+import { changedSince, takeBaseline, type Baseline } from '../git/changes.js';
+import { systemPrompt } from '../prompt/system.js';
+import { preloadWhileAnswering } from '../tools/lazy.js';
+import { UsageMeter } from '../agent/meter.js';
+import { taskTools } from './tools.js';
+import type { LoopHooks } from '../agent/config.js';
+import { toolEnvironment } from '../tools/env.js';
 import { verification, type Verification } from './verify.js';
-import { skillsPromptSection } from './extensions/index.js';
-import { Workspace } from './tools/workspace.js';
-import { answerCheck, answerInstructions, structuredValue } from './structured/answer.js';
+import { skillsPromptSection } from '../extensions/index.js';
+import { Workspace } from '../tools/workspace.js';
+import { answerCheck, answerInstructions, structuredValue } from '../structured/answer.js';
 
-import type { TaskOptions } from './task-options.js';
+import type { TaskOptions } from './options.js';
 
-export type { TaskEvents } from './task-events.js';
-export { defaultRules, type SubagentDefinition, type TaskOptions } from './task-options.js';
+export type { TaskEvents } from './events.js';
+export { defaultRules, type SubagentDefinition, type TaskOptions } from './options.js';
 
 export interface TaskResult extends LoopResult {
   /** Whether the verify command passed in the end; null when none is set or it never ran. */
