@@ -3,6 +3,32 @@ import js from '@eslint/js';
 import prettier from 'eslint-config-prettier';
 import tseslint from 'typescript-eslint';
 
+// The folders' "never" imports (the architecture's one-way flow): a wrong-way import fails the lint.
+const never = {
+  agent: ['tools', 'model', 'session', 'github', 'git', 'config', 'extensions', 'action', 'cli'],
+  model: ['agent', 'tools', 'session', 'action'],
+  tools: ['github', 'agent', 'session', 'action', 'cli'],
+  report: ['tools', 'github'],
+  session: ['action', 'cli'],
+  sandbox: ['tools'],
+};
+const boundaries = Object.entries(never).map(([folder, banned]) => ({
+  files: [`src/${folder}/**/*.ts`],
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      {
+        patterns: [
+          {
+            regex: `^(\\.\\./)+(${banned.join('|')})(/|$)`,
+            message: `src/${folder}/ must not import these folders: ${banned.join(', ')} (see README, Architecture)`,
+          },
+        ],
+      },
+    ],
+  },
+}));
+
 export default tseslint.config(
   { ignores: ['dist/', '.tmp/', 'node_modules/', 'coverage/', 'src/tools/specs.generated.ts'] },
   js.configs.recommended,
@@ -29,5 +55,6 @@ export default tseslint.config(
       globals: { process: 'readonly', console: 'readonly', URL: 'readonly' },
     },
   },
+  ...boundaries,
   prettier,
 );

@@ -1,5 +1,5 @@
 import { parseEvent, type GitHubEvent } from '../../src/github/event.js';
-import { TRACKING_MARKER } from '../../src/github/marker.js';
+import { TRACKING_MARKER } from '../../src/core/markers.js';
 import {
   containsTriggerPhrase,
   findTrigger,

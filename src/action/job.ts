@@ -10,7 +10,7 @@ import type { EarlyContext } from './early-context.js';
 import { clientLog, executeTask, jobModel } from './execute.js';
 import type { ActionIo, ActionOutcome } from './io.js';
 import { load } from './lazy.js';
-import { REVIEW_TRACKING_MARKER } from '../github/marker.js';
+import { REVIEW_TRACKING_MARKER } from '../core/markers.js';
 import { implementMode } from './modes/implement.js';
 import { reviewMode } from './modes/review.js';
 import type { Mode, Work } from './modes/mode.js';

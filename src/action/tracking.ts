@@ -6,7 +6,7 @@ import type { WriterIdentity } from '../github/identity.js';
 import { react } from '../github/reactions.js';
 import { statusOf } from '../github/status.js';
 import type { Trigger } from '../github/trigger.js';
-import { TRACKING_MARKER } from '../github/marker.js';
+import { TRACKING_MARKER } from '../core/markers.js';
 import { COMMENT_LIMIT, finalComment, progressComment, type FinalReport } from '../report/comment.js';
 import type { Redactor } from '../report/redact.js';
 import type { TaskEvents } from '../session/run.js';

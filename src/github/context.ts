@@ -2,7 +2,7 @@ import type { GitHubEvent, RepoRef } from './event.js';
 import type { GitHub } from './client.js';
 import { statusOf } from './status.js';
 import { listIssueComments, type IssueComment } from './comments.js';
-import { TRACKING_MARKER } from './marker.js';
+import { TRACKING_MARKER } from '../core/markers.js';
 import { sameLogin, type WriterIdentity } from './identity.js';
 import { isFork, listPullFiles } from './repo.js';
 import { diffFromPatches, type ListedFile } from './pull-diff.js';

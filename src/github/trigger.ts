@@ -1,7 +1,7 @@
 import { findPhrase } from '../untrusted/prose.js';
 import type { Actor, GitHubEvent, IssueRef } from './event.js';
 import { sameLogin } from './identity.js';
-import { TRACKING_MARKER } from './marker.js';
+import { TRACKING_MARKER } from '../core/markers.js';
 
 /**
  * Whether an event asks for a run, and what it asks. Who may ask is decided elsewhere

@@ -1,6 +1,6 @@
 import type { Todo } from '../core/todo.js';
 import type { Usage } from '../core/usage.js';
-import { TRACKING_MARKER } from '../github/marker.js';
+import { TRACKING_MARKER } from '../core/markers.js';
 import { formatDuration, formatUsd, runFigures } from './format.js';
 
 /** The one marker, shared with trigger detection so the action never answers its own comments. */
