@@ -3,7 +3,9 @@ import path from 'node:path';
 import { parse } from 'unbash';
 import { denyPatterns } from './hidden.js';
 import { locate, matchesPath, patternSet, realPathSync, type PathCandidate, type PathPattern, type PatternSet } from './paths.js';
-import type { Rule, Rules } from './rules.js';
+import type { BashPathCheck, PathHit, Rule, Rules } from './rule-types.js';
+
+export type { BashPathCheck, PathHit } from './rule-types.js';
 
 /**
  * Without a sandbox, the Read and Edit deny rules reach Bash only through the words of its
@@ -13,14 +15,6 @@ import type { Rule, Rules } from './rules.js';
  * `tee`, an interpreter) or a `>` redirection names an Edit-denied one. Best effort: an
  * expansion (`cat $F`, `cat .e*`) is not evaluated, which is what the sandbox is for.
  */
-
-export interface PathHit {
-  readonly rule: Rule;
-  /** The word that named the path, as written. */
-  readonly word: string;
-}
-
-export type BashPathCheck = (command: string, root: string) => PathHit | { unparsable: string } | undefined;
 
 /** Commands that change files named in their arguments, and interpreters, which can change any. */
 const WRITERS = new Set(

@@ -1,7 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { compilePathPattern, patternSet, type PathPattern } from './paths.js';
-import type { Rule, Rules } from './rules.js';
+import type { Rule, Rules } from './rule-types.js';
 
 /**
  * Whether a workspace-relative path ('/'-separated) must stay out of the tools' sight: Read

@@ -1,50 +1,9 @@
 import os from 'node:os';
-import type { BashPathCheck } from './bash-paths.js';
-import type { SimpleCommand } from './bash.js';
+import type { BashChecker, Rule, RuleList, RuleLists, Rules } from './rule-types.js';
 import { compilePathPattern } from './paths.js';
 import { RULE_TOOL_NAMES } from '../catalog.js';
 
-/**
- * Permission rules in Claude Code's syntax: `Tool` or `Tool(specifier)`, in lists separated by
- * commas or newlines. Allow rules come from `allowed-tools` and `permissions.allow`; deny rules
- * from `disallowed-tools`, `permissions.deny` and `permissions.ask` (nobody can be asked in CI,
- * so asking is refusing). Every rule keeps the source it came from, so errors and refusals can
- * say where to fix it.
- */
-export interface Rule {
-  readonly tool: string;
-  readonly specifier?: string;
-  /** The rule as written (trimmed). */
-  readonly text: string;
-  /** Where it came from, e.g. 'allowed-tools' or '.claude/settings.json permissions.deny'. */
-  readonly source: string;
-}
-
-/** One list of rules and its source: a string to split, or an array of one rule per entry. */
-export interface RuleList {
-  readonly source: string;
-  readonly rules: string | readonly string[] | undefined;
-}
-
-export interface RuleLists {
-  readonly allow?: readonly RuleList[];
-  readonly deny?: readonly RuleList[];
-}
-
-/** Checks Bash commands against Bash rules with specifiers; needs the shell parser. */
-export interface BashChecker {
-  split(command: string): { ok: true; commands: readonly SimpleCommand[] } | { ok: false; reason: string };
-  matches(rule: Rule, command: SimpleCommand, mode: 'allow' | 'deny'): boolean;
-}
-
-export interface Rules {
-  readonly allow: readonly Rule[];
-  readonly deny: readonly Rule[];
-  /** Present when some Bash rule has a specifier: the parser is loaded only then. */
-  readonly bash?: BashChecker;
-  /** Present when a Read or Edit deny rule has a path: what Bash commands name is checked without a sandbox. */
-  readonly bashPaths?: BashPathCheck;
-}
+export type { BashChecker, Rule, RuleList, RuleLists, Rules } from './rule-types.js';
 
 export class PermissionRuleError extends Error {
   constructor(
