@@ -62,3 +62,6 @@ export interface LoopResult {
   lastPromptTokens: number;
   messages: Message[];
 }
+
+/** How one turn of the loop ended: on to the next request, the same assistant turn extended, or a stop. */
+export type TurnOutcome = 'next' | 'continue-turn' | { stop: Stop; result?: string };

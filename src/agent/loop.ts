@@ -2,7 +2,7 @@ import { ModelError, type ModelTurn } from '../core/model.js';
 import { promptTokens } from '../core/usage.js';
 import { blocksOf, textOf, type Block, type Message, type ToolUseBlock } from '../core/messages.js';
 import { compact, compactionReports, noSummary } from './compaction.js';
-import type { LoopConfig, LoopResult } from './config.js';
+import type { LoopConfig, LoopResult, TurnOutcome } from './config.js';
 import { CANCELLED, firstStop, LimitReached, stopConditions, TIMEOUT, type Stop, type StopCondition } from './limits.js';
 import { UsageMeter } from './meter.js';
 import { CONTEXT_CLEARED, droppedCall, OUTPUT_LIMIT } from './notes.js';
@@ -12,8 +12,6 @@ import { messageRecord, now } from './transcript.js';
 import { TurnCalls } from './turn-calls.js';
 
 export type { LoopConfig, LoopEvents, LoopResult } from './config.js';
-
-type TurnOutcome = 'next' | 'continue-turn' | { stop: Stop; result?: string };
 
 /** Runs the model and its tools until the model is done or a limit stops it. */
 export async function runLoop(config: LoopConfig, initial: readonly Message[]): Promise<LoopResult> {

@@ -1,4 +1,4 @@
-import { copyFile, mkdtemp, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { inheritedEnv, safeGit, type Git } from './safe.js';
@@ -6,6 +6,9 @@ import { locateGitDirs, pinnedEnv, type GitDirs } from './git-dir.js';
 import type { GitDirGuard } from './guard.js';
 import { RefStore } from './ref-store.js';
 import { cleanIdentity, identityFor, type Identity } from './names.js';
+import { withTrailers } from './commit-message.js';
+import { cutAtLine, DIFF, DIFF_STAT, nulList } from './diff-text.js';
+import { copyIndex } from './index-copy.js';
 
 export { BOT_IDENTITY, slugify, type Identity } from './names.js';
 
@@ -21,50 +24,8 @@ export interface CommitOptions {
 
 const WORKFLOWS_DIR = '.github/workflows/';
 
-/** The work tree against HEAD, untracked files included once staged in a copy of the index. */
-const DIFF = ['diff', '--cached', '--no-color', '--no-ext-diff', '--no-textconv', '--no-renames', 'HEAD', '--'];
-const DIFF_STAT = ['diff', '--cached', '--stat', '--no-color', '--no-ext-diff', '--no-renames', 'HEAD', '--'];
-
 /** Letters, digits and `._-/+#,=`: valid refs may hold `$(id)` or quotes, which a branch we push never needs. */
 const BRANCH_CHARS = /^[\p{L}\p{N}._\-/+#,=]+$/u;
-
-function nulList(output: string): string[] {
-  return output.split('\0').filter((entry) => entry.length > 0);
-}
-
-function withTrailers(message: string, author: Identity, coAuthors: Identity[]): string {
-  const seen = new Set([author.email.toLowerCase()]);
-  const lines: string[] = [];
-  for (const who of coAuthors.map(cleanIdentity)) {
-    if (who.email === '' || seen.has(who.email.toLowerCase())) continue;
-    seen.add(who.email.toLowerCase());
-    lines.push(`Co-authored-by: ${who.name} <${who.email}>`);
-  }
-  const body = message.trim() || 'Changes by agent-action';
-  return lines.length === 0 ? body : `${body}\n\n${lines.join('\n')}`;
-}
-
-function cutAtLine(text: string, maxChars: number): string {
-  if (text.length <= maxChars) return text;
-  const lastNewline = text.lastIndexOf('\n', maxChars);
-  const kept = text.slice(0, lastNewline > 0 ? lastNewline + 1 : maxChars);
-  return `${kept}${kept.endsWith('\n') ? '' : '\n'}[… diff cut: ${text.length - kept.length} of ${text.length} characters not shown]\n`;
-}
-
-/**
- * A copy of the index with the original's modification time: git trusts an entry's stat data
- * only for files older than the index, so a fresh mtime would make a same-size edit made just
- * after the checkout look unchanged.
- */
-async function copyIndex(from: string, to: string): Promise<void> {
-  try {
-    await copyFile(from, to);
-    const { atime, mtime } = await stat(from);
-    await utimes(to, atime, mtime);
-  } catch {
-    // No index yet (a repository without commits): git starts an empty one.
-  }
-}
 
 export interface RepoOptions {
   env?: Record<string, string>;
