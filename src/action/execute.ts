@@ -1,21 +1,19 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { TranscriptWriter } from '../agent/transcript.js';
-import { ruleLists, type TrustedSettings } from '../config/index.js';
-import type { RuleLists } from '../tools/permissions/rules.js';
 import { textMessage, type Model } from '../core/index.js';
 import { followUpNote, followUpPrompt, type Earlier } from './thread.js';
-import { createModel, lazyModel, providerFrom, type ProviderOptions } from '../model/registry.js';
+import { createModel, providerFrom, type ProviderOptions } from '../model/registry.js';
 import type { Redactor } from '../report/redact.js';
 import type { CredentialCheck } from '../secrets/credential-check.js';
 import type { Sandbox } from '../sandbox/index.js';
 import { redactResults } from '../tools/redact-results.js';
-import { runTask, type TaskEvents, type TaskResult } from '../session/run.js';
+import { runSession, type SessionMcp, type TaskEvents, type TaskResult } from '../session/index.js';
 import type { ActionIo } from './io.js';
 import type { Mode } from './modes/mode.js';
 import type { CommandRun } from './command.js';
 import type { Trusted } from './trusted-settings.js';
-import { mcpNote, startMcp, stdioLauncher, type StartedMcp } from '../session/mcp.js';
+import { stdioLauncher } from '../session/mcp.js';
 import type { Wrap } from '../sandbox/types.js';
 import type { TrustedCode } from '../trusted-code/index.js';
 import type { RunnerEnv } from './runner.js';
@@ -69,18 +67,6 @@ export const clientLog =
   (line: string): void =>
     io.info(redactor.redact(line));
 
-/** The inputs' rules, the trusted settings' rules, the mode's own tools (ReviewComment for a review) and mcp-config's servers. */
-function runRules(settings: ActionSettings, trusted: TrustedSettings, mode: Mode, mcpAllow: string[]): RuleLists {
-  const inputs = {
-    allow: { source: 'allowed-tools', rules: settings.allowedTools },
-    deny: { source: 'disallowed-tools', rules: settings.disallowedTools },
-  };
-  return ruleLists(inputs, trusted, {
-    mode: { source: `${mode.name} mode`, rules: mode.allow ?? [] },
-    mcp: { source: 'mcp-config', rules: mcpAllow },
-  });
-}
-
 /** What the job hands the loop: the prompt after any earlier conversation of the thread, and the run's parts. */
 export interface JobRun {
   prompt: string;
@@ -121,38 +107,13 @@ async function trustedCodeOptions(run: JobRun) {
 /** The loop in the workspace, its transcript in RUNNER_TEMP (never in the workspace, where it would be committed). */
 export async function executeTask(x: ExecuteInput, run: JobRun): Promise<{ result: TaskResult; transcript: string; note?: string }> {
   const { settings, runner, redactor, io } = x;
-  // MCP servers start together before the first request, in the checked-out workspace; what they
-  // expanded is a secret from then on.
-  if (run.trusted.mcp.length > 0) await run.ready;
-  const code = run.trusted.mcp.length > 0 ? await run.code : undefined;
-  const mcp = await startMcp(run.trusted.mcp, run.trusted.settings, {
-    env: x.env,
-    cwd: runner.GITHUB_WORKSPACE,
-    launch: stdioLauncher((await run.sandbox).wrap, code),
-    outputLimit: settings.toolOutputLimit,
-    log: (m) => io.info(redactor.redact(m)),
-    signal: x.signal,
-  });
-  redactor.add(mcp?.secrets ?? []);
-  try {
-    const result = await runWithTools(x, run, mcp);
-    const note = [followUpNote(run.earlier), mcpNote(mcp)].filter(Boolean).join(' ');
-    return { result, transcript: result.transcriptPath, ...(note ? { note } : {}) };
-  } finally {
-    await mcp?.tools.close();
-  }
-}
-
-async function runWithTools(x: ExecuteInput, run: JobRun, mcp: StartedMcp | null): Promise<TaskResult & { transcriptPath: string }> {
-  const { settings, runner, redactor, io } = x;
   const dir = join(runner.RUNNER_TEMP ?? runner.GITHUB_WORKSPACE, 'agent-action');
   mkdirSync(dir, { recursive: true });
   const transcript = new TranscriptWriter(join(dir, `transcript-${runner.GITHUB_RUN_ID}-${runner.GITHUB_RUN_ATTEMPT}.jsonl`));
-  const { extensions } = run.trusted;
-  const modelFor = (id: string): Model => lazyModel(id, () => jobModel(settings, x.env, x.apiKey, id, clientLog(io, redactor)));
-  const result = await runTask({
+  const result = await runSession({
     settings,
-    model: run.asked.model ? modelFor(run.asked.model) : run.model,
+    model: run.asked.model ?? run.model,
+    makeModel: (id) => jobModel(settings, x.env, x.apiKey, id, clientLog(io, redactor)),
     cwd: runner.GITHUB_WORKSPACE,
     env: x.env,
     ...(runner.RUNNER_TEMP ? { runnerTemp: runner.RUNNER_TEMP } : {}),
@@ -168,15 +129,38 @@ async function runWithTools(x: ExecuteInput, run: JobRun, mcp: StartedMcp | null
     ready: run.ready,
     // Credentials a command prints reach the model masked, MCP servers' results included.
     tools: (base) => redactResults(run.mode.tools(base), (text) => redactor.redact(text)),
-    rules: runRules(settings, run.trusted.settings, run.mode, mcp?.allow ?? []),
-    ...(mcp ? { extraTools: [mcp.tools] } : {}),
-    hooks: run.trusted.settings.hooks,
-    agents: extensions.agents,
-    modelFor,
+    inputs: {
+      allow: { source: 'allowed-tools', rules: settings.allowedTools },
+      deny: { source: 'disallowed-tools', rules: settings.disallowedTools },
+      mcpSource: 'mcp-config',
+    },
+    trusted: run.trusted.settings,
+    modeRules: { source: `${run.mode.name} mode`, rules: run.mode.allow ?? [] },
+    mcp: jobMcp(x, run),
+    agents: run.trusted.extensions.agents,
     ...(run.asked.narrow ? { narrow: run.asked.narrow } : {}),
     ...(x.answerSchema ? { answerSchema: x.answerSchema } : {}),
     events: run.events,
   });
   io.info(redactor.redact(`agent-action: ${result.conclusion}${result.reason ? ` (${result.reason})` : ''}\n${result.result}`));
-  return { ...result, transcriptPath: transcript.path };
+  const note = [followUpNote(run.earlier), result.mcpNote].filter(Boolean).join(' ');
+  return { result, transcript: transcript.path, ...(note ? { note } : {}) };
+}
+
+/**
+ * MCP servers start together before the first request, in the checked-out workspace (so they
+ * wait for it), in the sandbox with the trusted ref's files; what they expanded is a secret from
+ * then on.
+ */
+function jobMcp(x: ExecuteInput, run: JobRun): SessionMcp {
+  return {
+    sources: run.trusted.mcp,
+    cwd: x.runner.GITHUB_WORKSPACE,
+    log: (m) => x.io.info(x.redactor.redact(m)),
+    launcher: async () => {
+      await run.ready;
+      return stdioLauncher((await run.sandbox).wrap, await run.code);
+    },
+    onStarted: (mcp) => x.redactor.add(mcp.secrets),
+  };
 }

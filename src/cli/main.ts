@@ -2,20 +2,19 @@ import { readFileSync, realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { readTranscript, TranscriptWriter } from '../agent/transcript.js';
 import { repairHistory } from '../agent/history.js';
-import { loadCliSettings, mergeSettings, ruleLists, type TrustedSettings } from '../config/index.js';
+import { loadCliSettings, mergeSettings, type TrustedSettings } from '../config/index.js';
 import { textMessage, type Message } from '../core/messages.js';
-import { createModel, lazyModel, providerFrom } from '../model/registry.js';
+import { createModel, providerFrom } from '../model/registry.js';
 import type { Sandbox } from '../sandbox/index.js';
 import { Redactor } from '../report/redact.js';
 import { CredentialCheck } from '../secrets/credential-check.js';
 import { readCredentialFiles } from '../secrets/credential-files.js';
-import { runTask, type TaskResult } from '../session/run.js';
+import { runSession, type TaskResult } from '../session/index.js';
 import { toolEnvironment } from '../tools/env.js';
 import { parseCli, USAGE, type CliOptions } from './args.js';
 import { cliExtensions, type CliExtensions } from './extensions.js';
 import { cliMcp } from './mcp.js';
 import { sessionPaths } from './sessions.js';
-import type { RuleLists } from '../tools/permissions/rules.js';
 import { progressEvents, summaryLine, type ProgressWriter } from './progress.js';
 import { neutralizeWorkflowCommands } from '../report/redact.js';
 import { loadAnswerSchema } from '../structured/schema.js';
@@ -105,44 +104,8 @@ function cliSettings(options: CliOptions, io: CliIo): TrustedSettings {
   }
 }
 
-/** The flags' rules, the trusted settings' rules, and the MCP servers --mcp-config names (see ruleLists for when they count). */
-function cliRules(options: CliOptions, trusted: TrustedSettings, mcpAllow: string[]): RuleLists {
-  const { settings } = options;
-  const inputs = {
-    allow: { source: '--allowed-tools', rules: settings.allowedTools },
-    deny: { source: '--disallowed-tools', rules: settings.disallowedTools },
-  };
-  return ruleLists(inputs, trusted, { mcp: { source: '--mcp-config', rules: mcpAllow } });
-}
-
-async function run(options: CliOptions, apiKey: string, io: CliIo): Promise<{ result: TaskResult; transcript?: TranscriptWriter }> {
-  const trusted = cliSettings(options, io);
-  const answerSchema = await loadAnswerSchema(options.settings.jsonSchema, resolve(options.cwd), '--json-schema').catch((error: unknown) =>
-    Promise.reject(new UsageError(errorText(error))),
-  );
-  const say = (m: string) => io.stderr.write(`agent-action: ${m}\n`);
-  let ext: CliExtensions;
-  try {
-    ext = await cliExtensions(options, say);
-  } catch (error) {
-    throw new UsageError(errorText(error));
-  }
-  const paths = withSession(options, io.env);
-  const start = initialMessages({ ...options, ...paths, prompt: ext.prompt });
-  const transcript = paths.transcript ? new TranscriptWriter(resolve(paths.transcript)) : undefined;
-  // Appending to the transcript being resumed adds only what is new; a fresh file gets it all.
-  const already = paths.transcript && paths.resume && resolve(paths.transcript) === resolve(paths.resume) ? start.resumedCount : 0;
-  const sandbox = await openSandbox(options, io);
-  const mcp = await cliMcp(options, trusted, {
-    env: io.env,
-    log: say,
-    signal: io.signal,
-    ...(sandbox ? { wrap: sandbox.wrap } : {}),
-  }).catch((error: unknown) => {
-    void sandbox?.dispose();
-    return Promise.reject(new UsageError(errorText(error)));
-  });
-  for (const failure of mcp?.tools.failures ?? []) say(`MCP server ${failure.server} left out: ${failure.reason}`);
+/** The models of the run: made on first use, their client's messages escaped (stderr may be a job log). */
+function modelMaker(options: CliOptions, apiKey: string, io: CliIo, say: (m: string) => void) {
   const { settings } = options;
   const provider = providerFrom(settings.provider, io.env);
   const shared = {
@@ -154,25 +117,54 @@ async function run(options: CliOptions, apiKey: string, io: CliIo): Promise<{ re
     // The client's own messages quote what the server sent: escaped, in case stderr is a job log.
     log: (line: string) => say(neutralizeWorkflowCommands(line)),
   };
-  const modelFor = (id: string) => lazyModel(id, () => createModel(provider, { ...shared, model: id }));
-  const model = modelFor(ext.model ?? settings.model);
+  return (id: string) => createModel(provider, { ...shared, model: id });
+}
+
+/** The agents, skills and command of --cwd and the flags; a malformed one is a usage error. */
+async function extensions(options: CliOptions, say: (m: string) => void): Promise<CliExtensions> {
   try {
-    const result = await runTask({
+    return await cliExtensions(options, say);
+  } catch (error) {
+    throw new UsageError(errorText(error));
+  }
+}
+
+async function run(options: CliOptions, apiKey: string, io: CliIo): Promise<{ result: TaskResult; transcript?: TranscriptWriter }> {
+  const trusted = cliSettings(options, io);
+  const cwd = resolve(options.cwd);
+  const answerSchema = await loadAnswerSchema(options.settings.jsonSchema, cwd, '--json-schema').catch((error: unknown) =>
+    Promise.reject(new UsageError(errorText(error))),
+  );
+  const say = (m: string) => io.stderr.write(`agent-action: ${m}\n`);
+  const ext = await extensions(options, say);
+  const paths = withSession(options, io.env);
+  const start = initialMessages({ ...options, ...paths, prompt: ext.prompt });
+  const transcript = paths.transcript ? new TranscriptWriter(resolve(paths.transcript)) : undefined;
+  // Appending to the transcript being resumed adds only what is new; a fresh file gets it all.
+  const already = paths.transcript && paths.resume && resolve(paths.transcript) === resolve(paths.resume) ? start.resumedCount : 0;
+  const sandbox = await openSandbox(options, io);
+  const { settings } = options;
+  try {
+    const result = await runSession({
       settings,
-      model,
-      cwd: resolve(options.cwd),
+      model: ext.model ?? settings.model,
+      makeModel: modelMaker(options, apiKey, io, say),
+      cwd,
       env: io.env,
       ...(io.env['RUNNER_TEMP'] ? { runnerTemp: io.env['RUNNER_TEMP'] } : {}),
-      credentials: cliCredentials(resolve(options.cwd), io.env),
+      credentials: cliCredentials(cwd, io.env),
       messages: start.messages,
       mode: 'cli',
       recordMessagesFrom: already,
-      rules: cliRules(options, trusted, mcp?.allow ?? []),
-      ...(mcp ? { extraTools: [mcp.tools] } : {}),
-      hooks: trusted.hooks,
+      inputs: {
+        allow: { source: '--allowed-tools', rules: settings.allowedTools },
+        deny: { source: '--disallowed-tools', rules: settings.disallowedTools },
+        mcpSource: '--mcp-config',
+      },
+      trusted,
+      mcp: cliMcp(options, sandbox, say),
       agents: ext.agents,
       skills: ext.skills,
-      modelFor,
       ...(ext.narrow ? { narrow: ext.narrow } : {}),
       ...(answerSchema ? { answerSchema } : {}),
       signal: io.signal,
@@ -183,7 +175,6 @@ async function run(options: CliOptions, apiKey: string, io: CliIo): Promise<{ re
     }).catch((error: unknown) => Promise.reject(new UsageError(errorText(error))));
     return { result, ...(transcript ? { transcript } : {}) };
   } finally {
-    await mcp?.tools.close();
     await sandbox?.dispose();
   }
 }

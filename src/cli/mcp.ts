@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { TrustedSettings } from '../config/index.js';
-import { startMcp, stdioLauncher, type McpSource, type StartedMcp } from '../session/mcp.js';
-import type { Wrap } from '../sandbox/index.js';
+import type { SessionMcp } from '../session/index.js';
+import { stdioLauncher, type McpSource } from '../session/mcp.js';
+import type { Sandbox } from '../sandbox/index.js';
 import type { CliOptions } from './args.js';
 
 /** --mcp-config values (JSON, or a file from the shell's directory), then `.mcp.json` of --cwd unless --setting-sources none. */
@@ -24,17 +24,14 @@ function sources(options: CliOptions): McpSource[] {
 }
 
 /** The run's MCP servers, started together before the first request; stdio ones in the sandbox of --sandbox. */
-export async function cliMcp(
-  options: CliOptions,
-  trusted: TrustedSettings,
-  o: { env: NodeJS.ProcessEnv; log: (m: string) => void; signal: AbortSignal; wrap?: Wrap },
-): Promise<StartedMcp | null> {
-  const { wrap, ...rest } = o;
-  const launch = wrap ? { launch: stdioLauncher(wrap, undefined) } : {};
-  return startMcp(sources(options), trusted, {
-    ...rest,
-    ...launch,
+export function cliMcp(options: CliOptions, sandbox: Sandbox | null, say: (m: string) => void): SessionMcp {
+  return {
+    sources: sources(options),
     cwd: resolve(options.cwd),
-    outputLimit: options.settings.toolOutputLimit,
-  });
+    log: say,
+    ...(sandbox ? { launcher: () => Promise.resolve(stdioLauncher(sandbox.wrap, undefined)) } : {}),
+    onStarted: (mcp) => {
+      for (const failure of mcp.tools.failures) say(`MCP server ${failure.server} left out: ${failure.reason}`);
+    },
+  };
 }

@@ -19,4 +19,4 @@ export {
   type ReadFile,
   type RefKind,
 } from './sources.js';
-export { ruleLists } from './rules.js';
+export { ruleLists, type InputRules } from './rules.js';
