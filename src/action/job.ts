@@ -1,62 +1,27 @@
 import type { Model } from '../core/index.js';
-import type { GitHub } from '../github/client.js';
-import type { GitHubEvent } from '../github/event.js';
-import type { WriterIdentity } from '../github/identity.js';
-import type { Trigger } from '../github/trigger.js';
-import type { Redactor } from '../report/redact.js';
-import type { CredentialCheck } from '../secrets/credential-check.js';
+import type { SettingsSource } from '../config/index.js';
+import type { McpSource } from '../session/mcp.js';
+import type { TaskResult } from '../session/index.js';
 import type { Sandbox } from '../sandbox/index.js';
 import type { EarlyContext } from './early-context.js';
 import { clientLog, executeTask, jobModel } from './execute.js';
-import type { ActionIo, ActionOutcome } from './io.js';
+import type { ActionOutcome } from './io.js';
+import type { JobInput } from './job-input.js';
+import { jobMode, jobTracking } from './job-setup.js';
 import { load } from './lazy.js';
-import { REVIEW_TRACKING_MARKER } from '../core/markers.js';
-import { implementMode } from './modes/implement.js';
-import { reviewMode } from './modes/review.js';
 import type { Mode, Work } from './modes/mode.js';
 import { checkoutBase, checkoutPull, planNewBranch, pullPlan, type Git } from './plan.js';
 import { failedReport, finalReport, publish } from './report.js';
-import { requestUrl, runUrl, type RunnerEnv } from './runner.js';
-import { jobSandbox, sandboxNote, type PrepareSandbox } from './sandbox.js';
-import type { ActionSettings } from './settings.js';
-import { Tracking } from './tracking.js';
+import { runUrl } from './runner.js';
+import { jobSandbox, sandboxNote } from './sandbox.js';
+import type { Tracking } from './tracking.js';
 import { mcpFromInput, settingsFromInput, trustedConfig, type Trusted } from './trusted-settings.js';
-import type { SettingsSource } from '../config/index.js';
-import type { McpSource } from '../session/mcp.js';
 import { commandRun } from './command.js';
-import type { Thread } from './thread.js';
 import { jobTrustedCode } from './trusted-code.js';
-import type { AnswerSchema } from '../structured/schema.js';
-import type { Identity } from '../git/names.js';
+
+export type { JobInput } from './job-input.js';
 
 type Context = Awaited<EarlyContext['context']>;
-
-export interface JobInput {
-  early: EarlyContext;
-  /** The workspace's git and the thread's earlier conversation, already being read. */
-  git: Promise<Git>;
-  thread: Thread;
-  settings: ActionSettings;
-  runner: RunnerEnv;
-  env: NodeJS.ProcessEnv;
-  event: GitHubEvent;
-  trigger: Trigger;
-  gh: GitHub;
-  /** Who the action writes as: only that author's comments and reviews are its own. */
-  identity: WriterIdentity;
-  io: ActionIo;
-  redactor: Redactor;
-  /** The workspace's credentials files: refused to the tools, left out of the commit. */
-  credentials: CredentialCheck;
-  signal: AbortSignal;
-  apiKey: string;
-  startedAt: number;
-  model?: Model;
-  prepareSandbox?: PrepareSandbox;
-  answerSchema?: AnswerSchema | undefined;
-  /** Who the commits are by, when not github-actions[bot] (an App's bot). */
-  committer?: Identity;
-}
 
 /** One authorized run, step by step: tracking comment, checkout, the loop, delivery, report. */
 export class Job {
@@ -69,105 +34,94 @@ export class Job {
   constructor(private readonly j: JobInput) {
     [this.owner, this.name] = j.runner.GITHUB_REPOSITORY.split('/') as [string, string];
     this.link = runUrl(j.runner);
-    const { gh, event, trigger, io, redactor, runner, startedAt, early, identity } = j;
-    const where = { gh, owner: this.owner, name: this.name, identity };
-    this.tracking = new Tracking({
-      ...where,
-      event,
-      trigger,
-      io,
-      redactor,
-      runId: runner.GITHUB_RUN_ID,
-      runUrl: this.link,
-      startedAt,
-      ...(early.comments ? { comments: early.comments } : {}),
-      // In mode review one comment per pull request follows every push; otherwise one per run.
-      ...(j.settings.mode === 'review' && trigger.mode === 'review' ? { marker: REVIEW_TRACKING_MARKER } : {}),
-      sticky: j.settings.stickyComment && trigger.source !== 'review-comment',
-    });
-    const modeInput = { ...where, settings: j.settings, trigger, io, redactor, credentials: j.credentials };
-    this.mode =
-      trigger.mode === 'review'
-        ? reviewMode({ ...modeInput, workspace: runner.GITHUB_WORKSPACE })
-        : implementMode({
-            ...modeInput,
-            serverUrl: runner.GITHUB_SERVER_URL,
-            requestUrl: requestUrl(j, this.link),
-            ...(j.committer ? { committer: j.committer } : {}),
-          });
+    this.tracking = jobTracking(j, this.link);
+    this.mode = jobMode(j, this.link);
   }
 
   async run(): Promise<ActionOutcome> {
-    const { settings, runner, env, io, redactor, early, git, thread } = this.j;
+    const { settings, runner, env, io, redactor } = this.j;
     // 1. The sandbox probe and the model client load while GitHub answers.
     const preparing = jobSandbox(settings, runner, env, io, this.j.prepareSandbox);
-    preparing.catch(() => undefined);
+    preparing.catch(() => undefined); // awaited below, in every outcome
     const model = this.j.model
       ? Promise.resolve(this.j.model)
       : jobModel(settings, env, this.j.apiKey, settings.model, clientLog(io, redactor));
-    model.catch(() => undefined);
+    model.catch(() => undefined); // awaited by the loop step
     // 2. The checkout's credentials leave the workspace for the run; the tools and our own checkout wait for that.
     const credentials = load.credentials().then((c) => c.takeCheckoutCredentials(runner.GITHUB_WORKSPACE));
     try {
-      // 3. The tracking comment and the 👀; the settings input is read before any pull request code
-      // is checked out, and the checkout starts as soon as the pull request is known.
-      this.tracking.start();
-      const input = settingsFromInput(settings.settings, runner.GITHUB_WORKSPACE, io);
-      const mcpInput = mcpFromInput(settings.mcpConfig, runner.GITHUB_WORKSPACE);
-      let checkout: Promise<void> | undefined;
-      early.onPull((pull) => {
-        checkout = Promise.all([git, credentials]).then(([g]) => checkoutPull(pull, g.netRepo));
-        checkout.catch(() => undefined);
-      });
-      const trusted = this.trustedConfig(input, mcpInput);
-      trusted.catch(() => undefined);
-      const context = await early.context;
-      if (!context.pull && settings.baseBranch) {
-        checkout = Promise.all([git, credentials]).then(([g]) => checkoutBase(g.netRepo, settings.baseBranch));
-        checkout.catch(() => undefined);
-      }
-      // 4. Where the work goes; the first request does not wait for the checkout or the sandbox, the tools do.
-      const work: Work = { git: await git, plan: context.pull ? pullPlan(context.pull) : await this.planFor(context, await git) };
-      // Once the checkout is done and its credentials are out, git's own files are kept as they are.
-      const ready = Promise.all([credentials, checkout, preparing]).then(() => work.git.seal());
-      // On a pull request run the trusted ref is fetched while the checkout runs; its code is copied once that is done.
-      const { pull } = context;
-      const code = pull
-        ? trusted.then((t) => jobTrustedCode({ ...this.j, trusted: t, pull, sandbox: preparing, ready }))
-        : Promise.resolve(undefined);
-      code.catch(() => undefined);
-      // Awaited by the tools later; a checkout that fails first must not be an unhandled rejection meanwhile.
-      ready.catch(() => undefined);
-      // 5. The loop.
-      if (this.mode.prepare) await ready.then(() => this.mode.prepare?.(context, work));
-      const asked = commandRun(context, (await trusted).extensions, this.mode, io);
-      const prompt = redactor.redact(this.mode.prompt(asked.context, work.plan));
-      const parts = { model: await model, sandbox: preparing, ready, mode: this.mode, events: this.tracking.events(), asked };
-      const more = { prompt, trusted: await trusted, earlier: await thread.earlier, code };
-      const { result, transcript, note } = await executeTask(this.j, { ...parts, ...more });
-      // 6. The work goes where the mode says, the conversation to its thread, then the report.
-      const delivery = await this.mode.deliver(result, work);
-      // The conversation is stored while the final comment goes out: the comment is what people wait for.
-      const saved = thread.save(result.messages);
-      const notes = [delivery.note, note, sandboxNote(await preparing, settings)].filter((n): n is string => Boolean(n));
-      const { startedAt } = this.j;
-      const { refused } = this.tracking;
-      const report = finalReport(result, delivery, { runUrl: this.link, startedAt, notes, refused, verify: settings.verify });
-      const [comment] = await Promise.all([this.tracking.finish(report), saved]);
-      // Whatever did not reach GitHub, the final comment included, decides the conclusion.
-      const undelivered = [...(delivery.undelivered ?? []), ...(comment ? [comment] : [])];
-      const trigger = `${this.j.trigger.source} by ${this.j.trigger.requester ? `@${this.j.trigger.requester.login}` : 'the workflow'}`;
-      return await publish(io, redactor, report, result, delivery, { commentUrl: this.tracking.url, transcript, trigger, undelivered });
+      const started = await this.checkout(credentials, preparing);
+      const { result, transcript, note } = await this.loop(started, model, preparing);
+      return await this.deliver(started.work, result, transcript, [note, sandboxNote(await preparing, settings)]);
     } catch (error) {
       const message = redactor.redact(error instanceof Error ? error.message : String(error));
       await this.tracking.finish(failedReport(message, this.link, this.j.startedAt));
       throw error;
     } finally {
-      (await credentials.catch(() => undefined))?.restore();
+      (await credentials.catch(() => undefined))?.restore(); // a failure to take them is the job's error, reported above
       // Whatever failed, a sandbox that was prepared is taken down (a root runner's pids cgroup).
       const sandbox: Sandbox | undefined = await preparing.catch(() => undefined);
       await sandbox?.dispose();
     }
+  }
+
+  /**
+   * 3. The tracking comment and the 👀; the settings input is read before any pull request code
+   * is checked out, and the checkout starts as soon as the pull request is known. 4. Where the
+   * work goes; the first request does not wait for the checkout or the sandbox, the tools do.
+   */
+  private async checkout(credentials: Promise<unknown>, preparing: Promise<Sandbox>) {
+    const { settings, runner, io, early, git } = this.j;
+    this.tracking.start();
+    const input = settingsFromInput(settings.settings, runner.GITHUB_WORKSPACE, io);
+    const mcpInput = mcpFromInput(settings.mcpConfig, runner.GITHUB_WORKSPACE);
+    let checkout: Promise<void> | undefined;
+    const start = (step: (g: Git) => Promise<void>) => {
+      checkout = Promise.all([git, credentials]).then(([g]) => step(g));
+      checkout.catch(() => undefined); // awaited by `ready`
+    };
+    early.onPull((pull) => start((g) => checkoutPull(pull, g.netRepo)));
+    const trusted = this.trustedConfig(input, mcpInput);
+    trusted.catch(() => undefined); // awaited by the loop step
+    const context = await early.context;
+    if (!context.pull && settings.baseBranch) start((g) => checkoutBase(g.netRepo, settings.baseBranch));
+    const work: Work = { git: await git, plan: context.pull ? pullPlan(context.pull) : await this.planFor(context, await git) };
+    // Once the checkout is done and its credentials are out, git's own files are kept as they are.
+    const ready = Promise.all([credentials, checkout, preparing]).then(() => work.git.seal());
+    // On a pull request run the trusted ref is fetched while the checkout runs; its code is copied once that is done.
+    const { pull } = context;
+    const code = pull
+      ? trusted.then((t) => jobTrustedCode({ ...this.j, trusted: t, pull, sandbox: preparing, ready }))
+      : Promise.resolve(undefined);
+    code.catch(() => undefined); // awaited by the tools that run trusted code
+    ready.catch(() => undefined); // awaited by the tools later; a checkout that fails first is reported through them
+    return { context, work, ready, trusted, code };
+  }
+
+  /** 5. The loop. */
+  private async loop(s: Awaited<ReturnType<Job['checkout']>>, model: Promise<Model>, preparing: Promise<Sandbox>) {
+    const { io, redactor, thread } = this.j;
+    if (this.mode.prepare) await s.ready.then(() => this.mode.prepare?.(s.context, s.work));
+    const asked = commandRun(s.context, (await s.trusted).extensions, this.mode, io);
+    const prompt = redactor.redact(this.mode.prompt(asked.context, s.work.plan));
+    const parts = { model: await model, sandbox: preparing, ready: s.ready, mode: this.mode, events: this.tracking.events(), asked };
+    return executeTask(this.j, { ...parts, prompt, trusted: await s.trusted, earlier: await thread.earlier, code: s.code });
+  }
+
+  /** 6. The work goes where the mode says, the conversation to its thread, then the report. */
+  private async deliver(work: Work, result: TaskResult, transcript: string, more: (string | undefined)[]): Promise<ActionOutcome> {
+    const { io, redactor, thread, settings, startedAt } = this.j;
+    const delivery = await this.mode.deliver(result, work);
+    // The conversation is stored while the final comment goes out: the comment is what people wait for.
+    const saved = thread.save(result.messages);
+    const notes = [delivery.note, ...more].filter((n): n is string => Boolean(n));
+    const { refused } = this.tracking;
+    const report = finalReport(result, delivery, { runUrl: this.link, startedAt, notes, refused, verify: settings.verify });
+    const [comment] = await Promise.all([this.tracking.finish(report), saved]);
+    // Whatever did not reach GitHub, the final comment included, decides the conclusion.
+    const undelivered = [...(delivery.undelivered ?? []), ...(comment ? [comment] : [])];
+    const trigger = `${this.j.trigger.source} by ${this.j.trigger.requester ? `@${this.j.trigger.requester.login}` : 'the workflow'}`;
+    return publish(io, redactor, report, result, delivery, { commentUrl: this.tracking.url, transcript, trigger, undelivered });
   }
 
   /** The settings, extensions and MCP servers of trusted sources: the repository's, read early, then the inputs'. */

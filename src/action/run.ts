@@ -7,7 +7,7 @@ import { markedBy, type Trigger } from '../github/trigger.js';
 import type { Model } from '../core/model.js';
 import { Redactor } from '../report/redact.js';
 import { CredentialCheck } from '../secrets/credential-check.js';
-import { readCredentialFiles } from '../secrets/credential-files.js';
+import { readCredentialFiles, type CredentialFiles } from '../secrets/credential-files.js';
 import { EarlyContext } from './early-context.js';
 import type { ActionIo, ActionOutcome } from './io.js';
 import { openGit } from './plan.js';
@@ -80,41 +80,57 @@ export async function runAction(deps: ActionDeps): Promise<ActionOutcome> {
   }
 }
 
+/** The run's secrets: the API key, every token and key input, and the credentials files an auth step wrote (read once, here). */
+function runSecrets(settings: ActionSettings, env: NodeJS.ProcessEnv, io: ActionIo) {
+  const apiKey = settings.anthropicApiKey || env['ANTHROPIC_API_KEY'] || '';
+  const files = readCredentialFiles(env);
+  const appKey = privateKeySecrets(settings.githubAppPrivateKey);
+  const secrets = [apiKey, settings.githubToken, settings.openaiApiKey, ...appKey, ...providerSecrets(env), ...files.secrets];
+  const redactor = new Redactor(secrets.filter((s) => s.length > 0));
+  for (const secret of secrets) if (secret.length > 0) io.setSecret(secret);
+  return { apiKey, files, redactor };
+}
+
+/** The workspace's credentials files to refuse, and json-schema: a schema that is not valid JSON Schema fails the step before anything else happens. */
+async function workspaceChecks(settings: ActionSettings, workspace: string, files: CredentialFiles, redactor: Redactor) {
+  const credentials = new CredentialCheck(workspace, files, (text) => redactor.holdsSecret(text));
+  const answerSchema = await loadAnswerSchema(settings.jsonSchema, workspace, 'input json-schema').catch((error: unknown) =>
+    Promise.reject(new SettingsError(error instanceof Error ? error.message : String(error))),
+  );
+  return { credentials, answerSchema };
+}
+
+/** A run that ends before the job: said in the log and the outputs. */
+function notRunning(io: ActionIo, redactor: Redactor, conclusion: 'skipped' | 'unauthorized', reason: string, line: string): ActionOutcome {
+  io.info(`agent-action: ${line}`);
+  setOutputs(io, redactor, { conclusion, result: reason });
+  return { conclusion, reason };
+}
+
+/** GitHub for the run: its token (or App's), its request budget ending with the run's deadline and the report's grace. */
+function githubAccess(deps: ActionDeps, settings: ActionSettings, runner: RunnerEnv, redactor: Redactor, startedAt: number): GitHubAccess {
+  const [owner, repo] = runner.GITHUB_REPOSITORY.split('/') as [string, string];
+  const make = githubFor(deps, redactor, startedAt + settings.timeoutMinutes * 60_000 + REPORT_GRACE_MS);
+  return new GitHubAccess({ settings, owner, repo, github: (t) => make(t, runner.GITHUB_API_URL), io: deps.io, redactor });
+}
+
 async function runOnce(deps: ActionDeps, opened: (access: GitHubAccess) => void): Promise<ActionOutcome> {
   const { io, env } = deps;
   const startedAt = Date.now();
   const settings = readSettings(io.getInput, env);
-  const apiKey = settings.anthropicApiKey || env['ANTHROPIC_API_KEY'] || '';
-  // Credentials files an auth step wrote are read once, here: their values are secrets from now on.
-  const files = readCredentialFiles(env);
-  const appKey = privateKeySecrets(settings.githubAppPrivateKey);
-  const secrets = [apiKey, settings.githubToken, settings.openaiApiKey, ...appKey, ...providerSecrets(env), ...files.secrets].filter(
-    (s) => s.length > 0,
-  );
-  const redactor = new Redactor(secrets);
-  for (const secret of secrets) io.setSecret(secret);
+  const { apiKey, files, redactor } = runSecrets(settings, env, io);
   const runner = readRunnerEnv(env);
-  const credentials = new CredentialCheck(runner.GITHUB_WORKSPACE, files, (text) => redactor.holdsSecret(text));
-  // A schema that is not valid JSON Schema fails the step before anything else happens.
-  const answerSchema = await loadAnswerSchema(settings.jsonSchema, runner.GITHUB_WORKSPACE, 'input json-schema').catch((error: unknown) =>
-    Promise.reject(new SettingsError(error instanceof Error ? error.message : String(error))),
-  );
+  const { credentials, answerSchema } = await workspaceChecks(settings, runner.GITHUB_WORKSPACE, files, redactor);
   const event = readEvent(runner);
   const [owner, name] = runner.GITHUB_REPOSITORY.split('/') as [string, string];
-  const deadline = startedAt + settings.timeoutMinutes * 60_000 + REPORT_GRACE_MS;
-  const make = githubFor(deps, redactor, deadline);
-  const access = new GitHubAccess({ settings, owner, repo: name, github: (t) => make(t, runner.GITHUB_API_URL), io, redactor });
+  const access = githubAccess(deps, settings, runner, redactor, startedAt);
   opened(access);
   // Who the action writes as, found once (no request for GITHUB_TOKEN, an App's bot from its
   // token exchange): before the trigger only for a text carrying the marker (the action never
   // answers its own comments), else while the permission is checked; an event that starts nothing asks nothing.
   const writer = markedBy(event) === null ? undefined : await (await access.open()).identity.login();
   const decision = findRunTrigger(event, settings, writer);
-  if (!decision.run) {
-    io.info(`agent-action: ${decision.reason}; nothing to do`);
-    setOutputs(io, redactor, { conclusion: 'skipped', result: decision.reason });
-    return { conclusion: 'skipped', reason: decision.reason };
-  }
+  if (!decision.run) return notRunning(io, redactor, 'skipped', decision.reason, `${decision.reason}; nothing to do`);
   const trigger = decision.trigger;
   const { gh, token, identity, committer } = await access.open();
   const early = new EarlyContext(gh, event, trigger, owner, name, identity);
@@ -128,9 +144,7 @@ async function runOnce(deps: ActionDeps, opened: (access: GitHubAccess) => void)
   jobCode.catch(() => undefined);
   const auth = await whoMay(gh, { owner, name }, trigger, settings);
   if (!auth.allowed) {
-    io.info(`agent-action: not running: ${auth.reason}`);
-    setOutputs(io, redactor, { conclusion: 'unauthorized', result: auth.reason });
-    return { conclusion: 'unauthorized', reason: auth.reason };
+    return notRunning(io, redactor, 'unauthorized', auth.reason, `not running: ${auth.reason}`);
   }
   io.info(`agent-action: ${trigger.source} trigger; ${auth.reason}`);
   if (!apiKey && providerFrom(settings.provider, env) === 'anthropic') {

@@ -43,17 +43,8 @@ export async function runTask(o: TaskOptions): Promise<TaskResult> {
   const limits = { maxSteps: settings.maxSteps, maxCostUsd: settings.maxCostUsd, deadline: started + settings.timeoutMinutes * 60_000 };
   const meter = new UsageMeter();
   const { tools, lazy, hooks } = await taskTools(o, { workspace, meter, limits, ready: takeOnce, onWrite: (path) => written.add(path) });
-  // The tools as the model will see them: after the mode, the rules and the hooks had their say.
   const names = tools.specs().map((s) => s.name);
-  // The skills' list is part of the stable prefix: sorted, and the same for every request of the run.
-  const schemaPart = o.answerSchema ? answerInstructions(o.answerSchema) : '';
-  const append = [skillsPromptSection(o.skills ?? []), o.appendSystemPrompt ?? '', schemaPart].filter((t) => t.trim() !== '').join('\n\n');
-  const system = systemPrompt({
-    mode: o.mode,
-    workspace: workspace.root,
-    tools: names,
-    ...(append ? { append } : {}),
-  });
+  const system = systemFor(o, workspace.root, names);
   // Hooks may add context to the prompt: a copy, so the caller's messages stay as they were.
   const messages = o.messages.map((m) => ({ ...m }));
   // Hooks run commands in the workspace.
@@ -95,6 +86,18 @@ export async function runTask(o: TaskOptions): Promise<TaskResult> {
     verified: verify?.passed() ?? null,
     ...(structured !== undefined ? { structuredOutput: structured } : {}),
   };
+}
+
+/** The system prompt for the tools as the model will see them: after the mode, the rules and the hooks had their say. */
+function systemFor(
+  o: Pick<TaskOptions, 'mode' | 'skills' | 'appendSystemPrompt' | 'answerSchema'>,
+  workspace: string,
+  tools: string[],
+): string {
+  // The skills' list is part of the stable prefix: sorted, and the same for every request of the run.
+  const schemaPart = o.answerSchema ? answerInstructions(o.answerSchema) : '';
+  const append = [skillsPromptSection(o.skills ?? []), o.appendSystemPrompt ?? '', schemaPart].filter((t) => t.trim() !== '').join('\n\n');
+  return systemPrompt({ mode: o.mode, workspace, tools, ...(append ? { append } : {}) });
 }
 
 /** The caller's signal, also aborted when the workspace fails to become ready. */
