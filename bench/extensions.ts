@@ -3,7 +3,8 @@
 import { resolve } from 'node:path';
 import { runLoop } from '../src/agent/loop.js';
 import { UsageMeter } from '../src/agent/meter.js';
-import { TASK, withSubagents } from '../src/agent/subagent.js';
+import { TASK } from '../src/agent/subagent.js';
+import { withSubagents } from '../src/session/subagents.js';
 import type { Block, Model, ModelTurn, ToolSet } from '../src/core/index.js';
 import { cliStartup, type Comparison } from './startup.js';
 

@@ -1,6 +1,7 @@
 import { runLoop, type LoopConfig } from '../../src/agent/loop.js';
 import { UsageMeter } from '../../src/agent/meter.js';
-import { TASK, withSubagents } from '../../src/agent/subagent.js';
+import { TASK } from '../../src/agent/subagent.js';
+import { withSubagents } from '../../src/session/subagents.js';
 import type { TranscriptRecord } from '../../src/agent/transcript.js';
 import {
   ModelError,

@@ -2,7 +2,8 @@ import { runLoop, type LoopConfig } from '../../src/agent/loop.js';
 import { budget, LimitReached, stepLimit } from '../../src/agent/limits.js';
 import { UsageMeter } from '../../src/agent/meter.js';
 import { Slots } from '../../src/agent/slots.js';
-import { TASK, withSubagents, type SubagentType } from '../../src/agent/subagent.js';
+import { TASK, type SubagentType } from '../../src/agent/subagent.js';
+import { withSubagents } from '../../src/session/subagents.js';
 import type { Block, Model, ModelRequest, ModelTurn, ToolSet } from '../../src/core/index.js';
 
 const usage = { input_tokens: 10, output_tokens: 5, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 };

@@ -1,6 +1,7 @@
 import { runLoop, type LoopConfig } from '../../src/agent/loop.js';
 import { UsageMeter } from '../../src/agent/meter.js';
-import { TASK, withSubagents, type SubagentType } from '../../src/agent/subagent.js';
+import { TASK, type SubagentType } from '../../src/agent/subagent.js';
+import { withSubagents } from '../../src/session/subagents.js';
 import type { TranscriptRecord } from '../../src/agent/transcript.js';
 import type { Block, Model, ModelRequest, ModelTurn, ToolSet, ToolSpec } from '../../src/core/index.js';
 

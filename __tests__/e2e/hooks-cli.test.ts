@@ -100,4 +100,35 @@ describe('hooks through the CLI (dist/cli/index.js), with real hook scripts', ()
     expect((JSON.parse(s.stdout) as { reason: string }).reason).toMatch(/the repository is frozen/);
     expect(server.requests.length).toBe(before);
   });
+
+  it('runs SubagentStop hooks when a subagent ends: one holds it once with feedback, and the subagent answers again', async () => {
+    server = await startAnthropicServer({
+      requireApiKey: KEY,
+      script: [
+        tool('Task', { description: 'look around', prompt: 'List the files.', subagent_type: 'general-purpose' }),
+        text('sub done'),
+        text('sub checked'),
+        text('All done.'),
+      ],
+    });
+    const home = await cleanHome();
+    const hook = `#!/bin/bash\ncat >> subagent-stop.jsonl; echo >> subagent-stop.jsonl\nif [ "$(tail -n 2 subagent-stop.jsonl | ${field('j.stop_hook_active')})" = "false" ]; then echo 'check again' >&2; exit 2; fi\n`;
+    const settings = { hooks: { SubagentStop: [{ hooks: [{ type: 'command', command: 'bash .claude/hooks/sub.sh' }] }] } };
+    const repo = await makeRepo({ 'README.md': 'x\n', '.claude/settings.json': JSON.stringify(settings), '.claude/hooks/sub.sh': hook }, home);
+    const r = await runCli(['--cwd', repo, '--json', 'look'], childEnv(home, { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: server.url }));
+    expect(r.code).toBe(0);
+    expect(server.requests).toHaveLength(4);
+    expect(lastUserContent(server, 2)).toMatch(/SubagentStop hook feedback:.*check again/);
+    expect(lastUserContent(server, 3)).toContain('sub checked');
+    const inputs = readFileSync(join(repo, 'subagent-stop.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .filter((l) => l.trim() !== '')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(inputs.map((i) => [i['hook_event_name'], i['stop_hook_active']])).toEqual([
+      ['SubagentStop', false],
+      ['SubagentStop', true],
+    ]);
+    expect(JSON.parse(r.stdout)).toMatchObject({ conclusion: 'success', result: 'All done.' });
+  });
 });

@@ -346,7 +346,7 @@ async function transpileTools(dir: string): Promise<void> {
   for (const name of [
     ...sandboxModules,
     'core/paths',
-    'schema',
+    'core/schema',
     'tools/builtin/bash',
     'tools/output',
     'tools/tool',

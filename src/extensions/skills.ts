@@ -6,6 +6,7 @@
 import { isAbsolute, posix, resolve } from 'node:path';
 import * as z from '../core/schema.js';
 import type { ToolOutcome, ToolSet, ToolSpec } from '../core/tools.js';
+import { toolSetOf } from '../tools/compose.js';
 import { checkName, ExtensionFileError, requiredText, splitFrontmatter, type Fail } from './frontmatter.js';
 
 export interface Skill {
@@ -100,15 +101,6 @@ function run(byName: ReadonlyMap<string, Skill>, input: unknown, root: string): 
 /** The Skill tool over `skills` (folders relative to `root`); with no skills it offers nothing, as there would be nothing to load. */
 export function skillToolSet(skills: readonly Skill[], root = '.'): ToolSet {
   const byName = new Map(sortedByName(skills).map((s) => [s.name, s]));
-  const specs = skills.length === 0 ? [] : [skillSpec()];
-  return {
-    specs: () => specs,
-    isReadOnly: (name) => name === SKILL_TOOL && specs.length > 0,
-    execute(call) {
-      if (call.name !== SKILL_TOOL || specs.length === 0) {
-        return Promise.resolve({ isError: true, content: `No tool named "${call.name}" here; this tool set offers only ${SKILL_TOOL}.` });
-      }
-      return Promise.resolve(run(byName, call.input, root));
-    },
-  };
+  if (skills.length === 0) return toolSetOf();
+  return toolSetOf({ spec: skillSpec(), execute: (call) => Promise.resolve(run(byName, call.input, root)) });
 }

@@ -1,5 +1,6 @@
 import * as z from '../core/schema.js';
 import type { ToolOutcome, ToolSet, ToolSpec } from '../core/tools.js';
+import { withTool } from '../tools/compose.js';
 import type { DiffFile } from './diff.js';
 import { renderBody, SEVERITIES, type Finding, type Findings } from './findings.js';
 import { checkPlace, findFile, repoPath, workspaceRoots, type Checked } from './validate.js';
@@ -173,10 +174,5 @@ export function reviewCommentTool(files: readonly DiffFile[], findings: Findings
 
 /** `set` with ReviewComment added: its calls are handled here, every other call goes to `set`. */
 export function withReviewComment(set: ToolSet, tool: ReviewCommentTool): ToolSet {
-  const name = tool.spec.name;
-  return {
-    specs: () => [...set.specs().filter((spec) => spec.name !== name), tool.spec],
-    isReadOnly: (n) => (n === name ? tool.spec.readOnly : set.isReadOnly(n)),
-    execute: (call, signal) => (call.name === name ? Promise.resolve(tool.execute(call.input)) : set.execute(call, signal)),
-  };
+  return withTool(set, { spec: tool.spec, execute: (call) => Promise.resolve(tool.execute(call.input)) });
 }

@@ -4,6 +4,7 @@ import type { StopCondition } from '../agent/limits.js';
 import type { TranscriptWriter } from '../agent/transcript.js';
 import { blocksOf, textOf, type Message } from '../core/messages.js';
 import { outcomeText, type ToolSet } from '../core/tools.js';
+import { afterEach } from '../tools/compose.js';
 import { createHooks, HOOK_REFUSED, withHooks, type HookRun, type HookSettings, type Hooks } from '../tools/hooks/index.js';
 import type { TaskEvents } from './events.js';
 import type { Wrap } from '../sandbox/types.js';
@@ -27,6 +28,8 @@ export interface TaskHookOptions {
 export interface TaskHooks {
   tools: (set: ToolSet) => ToolSet;
   loop: LoopHooks;
+  /** SubagentStop: when a subagent's model is done, as Stop is for the run's. */
+  subagentEnd: NonNullable<LoopHooks['onEnd']>;
   stops: StopCondition[];
   /** SessionStart and UserPromptSubmit: context they add joins the last user message. */
   begin: (messages: Message[], signal: AbortSignal) => Promise<void>;
@@ -52,22 +55,27 @@ function recordRun(o: TaskHookOptions, run: HookRun): void {
 
 /** A call a hook refused counts as a refusal, as a rule's does, so the report can name it. */
 function reportingRefusals(set: ToolSet, events: TaskEvents | undefined): ToolSet {
-  return {
-    specs: () => set.specs(),
-    isReadOnly: (name) => set.isReadOnly(name),
-    async execute(call, signal) {
-      const outcome = await set.execute(call, signal);
-      const text = outcome.isError ? outcomeText(outcome) : '';
-      if (text.startsWith(HOOK_REFUSED)) events?.onRefusal?.(call, text.split('\n')[0]!);
-      return outcome;
-    },
-  };
+  return afterEach(set, (outcome, call) => {
+    const text = outcome.isError ? outcomeText(outcome) : '';
+    if (text.startsWith(HOOK_REFUSED)) events?.onRefusal?.(call, text.split('\n')[0]!);
+    return outcome;
+  });
 }
 
 function withContext(messages: Message[], context: string): void {
   const last = messages[messages.length - 1];
   if (last?.role !== 'user') return;
   last.content = [...blocksOf(last), { type: 'text', text: `Context from the repository's hooks:\n${context}` }];
+}
+
+/** Stop and SubagentStop: a hook may end the loop, send the model on with its feedback, or let it finish. */
+function endHook(event: 'Stop' | 'SubagentStop', run: Hooks['stop']): NonNullable<LoopHooks['onEnd']> {
+  return async (text, again, signal) => {
+    const verdict = await run(text, again, signal);
+    if (verdict.stop !== undefined)
+      return { conclusion: 'stopped', reason: `a ${event} hook ended the ${event === 'Stop' ? 'run' : 'subagent'}: ${verdict.stop}` };
+    return verdict.continueWith !== undefined ? `${event} hook feedback:\n${verdict.continueWith}` : null;
+  };
 }
 
 /** The hooks of settings that configure some (task-tools loads this module only then). */
@@ -94,13 +102,10 @@ export async function taskHooks(o: TaskHookOptions): Promise<TaskHooks> {
           : null,
     ],
     loop: {
-      async onEnd(text, again, signal) {
-        const verdict = await hooks.stop(text, again, signal);
-        if (verdict.stop !== undefined) return { conclusion: 'stopped', reason: `a Stop hook ended the run: ${verdict.stop}` };
-        return verdict.continueWith !== undefined ? `Stop hook feedback:\n${verdict.continueWith}` : null;
-      },
+      onEnd: endHook('Stop', (text, again, signal) => hooks.stop(text, again, signal)),
       beforeCompact: async (signal) => void stop((await hooks.preCompact(signal)).stop),
     },
+    subagentEnd: endHook('SubagentStop', (text, again, signal) => hooks.subagentStop(text, again, signal)),
     async begin(messages, signal) {
       const started = await hooks.sessionStart(signal);
       stop(started.stop);

@@ -1,6 +1,7 @@
 import type { Limits } from '../agent/limits.js';
 import type { UsageMeter } from '../agent/meter.js';
-import { withSubagents, type SubagentType } from '../agent/subagent.js';
+import type { SubagentType } from '../agent/subagent.js';
+import { withSubagents } from './subagents.js';
 import type { ToolSet } from '../core/tools.js';
 import { defaultRules, type SubagentDefinition, type TaskOptions } from './options.js';
 import { anyHooks } from '../tools/hooks/schema.js';
@@ -75,6 +76,7 @@ export async function taskTools(o: TaskOptions, c: TaskToolsContext) {
       compactAtTokens: settings.compactAtTokens,
       transcript: o.transcript,
       events: o.events,
+      onEnd: hooks?.subagentEnd,
     });
   // Task is added before the command's narrowing, so a command that does not name it has none.
   const subagents = (set: ToolSet) => (narrow ? withPermissions(withTask(set), narrow, workspace.root) : withTask(set));

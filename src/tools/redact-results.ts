@@ -1,4 +1,5 @@
 import type { ToolOutcome, ToolSet } from '../core/tools.js';
+import { afterEach } from './compose.js';
 
 function redactOutcome(outcome: ToolOutcome, redact: (text: string) => string): ToolOutcome {
   if (typeof outcome.content === 'string') return { ...outcome, content: redact(outcome.content) };
@@ -12,9 +13,5 @@ function redactOutcome(outcome: ToolOutcome, redact: (text: string) => string): 
  * so no request carries it and nothing the model writes can repeat it.
  */
 export function redactResults(set: ToolSet, redact: (text: string) => string): ToolSet {
-  return {
-    specs: () => set.specs(),
-    isReadOnly: (name) => set.isReadOnly(name),
-    execute: async (call, signal) => redactOutcome(await set.execute(call, signal), redact),
-  };
+  return afterEach(set, (outcome) => redactOutcome(outcome, redact));
 }

@@ -3,7 +3,7 @@ import type { Todo } from '../core/todo.js';
 import type { ToolCall, ToolSet } from '../core/tools.js';
 import { BUILTIN_TOOL_NAMES, specsFor } from './catalog.js';
 import { lazyToolSet, type LazyToolSet } from './lazy.js';
-import { mergeToolSets } from './merge.js';
+import { mergeToolSets } from './compose.js';
 import { confinedWrap } from './permissions/confine-wrap.js';
 import { offered } from './permissions/decide.js';
 import { hiddenPaths } from './permissions/hidden.js';

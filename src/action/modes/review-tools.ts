@@ -1,4 +1,5 @@
 import type { ToolSet } from '../../core/tools.js';
+import { filterTools } from '../../tools/compose.js';
 
 /** What a review may use besides ReviewComment: reading and searching, its checklist, subagents, skills. */
 const REVIEW_TOOLS = ['Read', 'Glob', 'Grep', 'TodoWrite', 'Task', 'Skill'];
@@ -10,12 +11,5 @@ const REVIEW_TOOLS = ['Read', 'Glob', 'Grep', 'TodoWrite', 'Task', 'Skill'];
  */
 export function reviewTools(base: ToolSet, o: { bash: boolean }): ToolSet {
   const kept = (name: string) => REVIEW_TOOLS.includes(name) || (o.bash && name === 'Bash');
-  return {
-    specs: () => base.specs().filter((s) => kept(s.name)),
-    isReadOnly: (name) => base.isReadOnly(name),
-    execute: (call, signal) =>
-      kept(call.name)
-        ? base.execute(call, signal)
-        : Promise.resolve({ isError: true, content: `${call.name} is not available in a review: nothing is changed, only commented on.` }),
-  };
+  return filterTools(base, kept, (name) => `${name} is not available in a review: nothing is changed, only commented on.`);
 }

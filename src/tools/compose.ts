@@ -1,0 +1,91 @@
+import * as z from '../core/schema.js';
+import type { ToolCall, ToolOutcome, ToolSet, ToolSpec } from '../core/tools.js';
+
+/**
+ * The ToolSet wrappers a run is built from. Each returns a new set around the one it is given;
+ * the loop sees only the outermost. Permissions (permissions/with-permissions.ts), hooks
+ * (hooks/with-hooks.ts), lazy loading (lazy.ts) and change tracking (track-changes.ts) are
+ * wrappers of the same shape beside these.
+ */
+
+/** One tool outside the built-ins: its spec and how a call runs (never throwing). */
+export interface AddedTool {
+  readonly spec: ToolSpec;
+  execute(call: ToolCall, signal: AbortSignal): Promise<ToolOutcome>;
+}
+
+/** The tools `keep` accepts; a call to one left out is refused with `refusal(name)`, without running. */
+export function filterTools(set: ToolSet, keep: (name: string) => boolean, refusal: (name: string) => string): ToolSet {
+  return {
+    specs: () => set.specs().filter((s) => keep(s.name)),
+    isReadOnly: (name) => set.isReadOnly(name),
+    execute: (call, signal) =>
+      keep(call.name) ? set.execute(call, signal) : Promise.resolve({ isError: true, content: refusal(call.name) }),
+  };
+}
+
+/** The set with one more tool (in place of any of the same name). */
+export function withTool(set: ToolSet, tool: AddedTool): ToolSet {
+  const { name } = tool.spec;
+  return {
+    specs: () => [...set.specs().filter((s) => s.name !== name), tool.spec],
+    isReadOnly: (n) => (n === name ? (tool.spec.readOnly ?? false) : set.isReadOnly(n)),
+    execute: (call, signal) => (call.name === name ? tool.execute(call, signal) : set.execute(call, signal)),
+  };
+}
+
+/** A set of just these tools; a call to any other is refused. */
+export function toolSetOf(...tools: AddedTool[]): ToolSet {
+  const byName = new Map(tools.map((t) => [t.spec.name, t]));
+  const offered = () => [...byName.keys()].join(', ') || 'none';
+  return {
+    specs: () => tools.map((t) => t.spec),
+    isReadOnly: (name) => byName.get(name)?.spec.readOnly ?? false,
+    execute: (call, signal) =>
+      byName.get(call.name)?.execute(call, signal) ??
+      Promise.resolve({ isError: true, content: `No tool named "${call.name}" here; this tool set offers only ${offered()}.` }),
+  };
+}
+
+/** Several sets as one: specs in order, each call to the set that offers its tool (the first one). */
+export function mergeToolSets(...sets: ToolSet[]): ToolSet {
+  const owner = (name: string) => sets.find((set) => set.specs().some((s) => s.name === name));
+  return {
+    specs: () => {
+      const seen = new Set<string>();
+      return sets.flatMap((set) => set.specs()).filter((s) => !seen.has(s.name) && Boolean(seen.add(s.name)));
+    },
+    isReadOnly: (name) => owner(name)?.isReadOnly(name) ?? false,
+    execute: (call, signal) => (owner(call.name) ?? sets[0]!).execute(call, signal),
+  };
+}
+
+/** Every outcome passed through `after` (redacted, counted, recorded) before the caller sees it. */
+export function afterEach(set: ToolSet, after: (outcome: ToolOutcome, call: ToolCall) => ToolOutcome): ToolSet {
+  return {
+    specs: () => set.specs(),
+    isReadOnly: (name) => set.isReadOnly(name),
+    execute: async (call, signal) => after(await set.execute(call, signal), call),
+  };
+}
+
+/** A tool defined from a zod schema, like the built-ins: the schema is both the model's JSON schema and the validation. */
+export function zodTool<S extends z.ZodMiniType>(
+  spec: Omit<ToolSpec, 'input_schema'>,
+  schema: S,
+  run: (input: z.infer<S>, signal: AbortSignal, call: ToolCall) => Promise<ToolOutcome>,
+): AddedTool {
+  const json = z.toJSONSchema(schema, { io: 'input' }) as Record<string, unknown>;
+  delete json['$schema'];
+  return {
+    spec: { ...spec, input_schema: { ...json, type: 'object' } },
+    async execute(call, signal) {
+      const parsed = schema.safeParse(call.input);
+      if (!parsed.success) {
+        const issues = parsed.error.issues.map((i) => `- ${i.path.length > 0 ? i.path.join('.') : 'input'}: ${i.message}`).join('\n');
+        return { isError: true, content: `Invalid input for ${spec.name}:\n${issues}` };
+      }
+      return run(parsed.data, signal, call);
+    },
+  };
+}
