@@ -1,7 +1,8 @@
 import { runAction, type ActionIo } from './action/run.js';
-import { SettingsError } from './action/settings.js';
+import { SettingsError } from './action/inputs.js';
 import { stepIo, type StepIo } from './action/workflow-commands.js';
-import { neutralizeWorkflowCommands, Redactor } from './report/redact.js';
+import { neutralizeWorkflowCommands } from './report/workflow-commands.js';
+import { Redactor } from './secrets/redactor.js';
 import { scrubEnvironment } from './secrets/environ.js';
 import { isKeptVariable } from './secrets/allowlist.js';
 import { providerSecrets } from './model/secrets.js';

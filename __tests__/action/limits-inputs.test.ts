@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
-import { readSettings, SettingsError } from '../../src/action/settings.js';
+import { readSettings, SettingsError } from '../../src/action/inputs.js';
 
 const inputs = (values: Record<string, string>) => (name: string) => values[name] ?? (name === 'github-token' ? 'ghs_x' : '');
 

@@ -3,7 +3,7 @@ import { STORE_ATTEMPTS, Thread, threadRef } from '../../src/action/thread.js';
 import type { Message } from '../../src/core/messages.js';
 import { Repo } from '../../src/git/repo.js';
 import type { Trigger } from '../../src/github/trigger.js';
-import { Redactor } from '../../src/report/redact.js';
+import { Redactor } from '../../src/secrets/redactor.js';
 import { injectPushFaults, shallowCheckout, type ShallowCheckout } from '../../test-support/git-remote.js';
 
 const REF = threadRef(7);

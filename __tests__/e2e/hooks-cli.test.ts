@@ -114,7 +114,10 @@ describe('hooks through the CLI (dist/cli/index.js), with real hook scripts', ()
     const home = await cleanHome();
     const hook = `#!/bin/bash\ncat >> subagent-stop.jsonl; echo >> subagent-stop.jsonl\nif [ "$(tail -n 2 subagent-stop.jsonl | ${field('j.stop_hook_active')})" = "false" ]; then echo 'check again' >&2; exit 2; fi\n`;
     const settings = { hooks: { SubagentStop: [{ hooks: [{ type: 'command', command: 'bash .claude/hooks/sub.sh' }] }] } };
-    const repo = await makeRepo({ 'README.md': 'x\n', '.claude/settings.json': JSON.stringify(settings), '.claude/hooks/sub.sh': hook }, home);
+    const repo = await makeRepo(
+      { 'README.md': 'x\n', '.claude/settings.json': JSON.stringify(settings), '.claude/hooks/sub.sh': hook },
+      home,
+    );
     const r = await runCli(['--cwd', repo, '--json', 'look'], childEnv(home, { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: server.url }));
     expect(r.code).toBe(0);
     expect(server.requests).toHaveLength(4);

@@ -8,7 +8,7 @@ import {
   type ReviewSpec,
 } from '../../src/github/reviews.js';
 import { WriterIdentity } from '../../src/github/identity.js';
-import { Redactor } from '../../src/report/redact.js';
+import { Redactor } from '../../src/secrets/redactor.js';
 import { startGitHubSim, type GitHubSim } from '../../test-support/github-sim.js';
 
 const TOKEN = 'ghs_simtoken';

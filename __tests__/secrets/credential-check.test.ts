@@ -1,7 +1,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Redactor } from '../../src/report/redact.js';
+import { Redactor } from '../../src/secrets/redactor.js';
 import { CredentialCheck } from '../../src/secrets/credential-check.js';
 import { readCredentialFiles } from '../../src/secrets/credential-files.js';
 import { SA_PRIVATE_KEY, serviceAccountKey } from '../../test-support/credential-fixtures.js';

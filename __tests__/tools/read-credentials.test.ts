@@ -1,7 +1,7 @@
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Redactor } from '../../src/report/redact.js';
+import { Redactor } from '../../src/secrets/redactor.js';
 import { CredentialCheck } from '../../src/secrets/credential-check.js';
 import { readCredentialFiles } from '../../src/secrets/credential-files.js';
 import { readTool } from '../../src/tools/builtin/read.js';

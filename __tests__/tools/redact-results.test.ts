@@ -1,5 +1,5 @@
 import type { ToolOutcome, ToolSet } from '../../src/core/tools.js';
-import { Redactor } from '../../src/report/redact.js';
+import { Redactor } from '../../src/secrets/redactor.js';
 import { redactResults } from '../../src/tools/redact-results.js';
 
 /** A tool set that answers every call with the outcome given, as a command printing a file would. */

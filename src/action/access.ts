@@ -2,9 +2,9 @@ import type { Identity } from '../git/names.js';
 import { AppAuthError, openAppSession, revokeAppSession, type AppSession } from '../github/apps.js';
 import type { GitHub } from '../github/client.js';
 import { WriterIdentity } from '../github/identity.js';
-import type { Redactor } from '../report/redact.js';
+import type { Redactor } from '../secrets/redactor.js';
 import type { ActionIo } from './io.js';
-import { SettingsError, type ActionSettings } from './settings.js';
+import { SettingsError, type ActionSettings } from './inputs.js';
 
 /** What the run talks to GitHub and pushes with, and who it writes as. */
 export interface Access {

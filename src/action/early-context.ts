@@ -5,7 +5,7 @@ import type { GitHubEvent } from '../github/event.js';
 import type { WriterIdentity } from '../github/identity.js';
 import { repoRef } from '../github/repo.js';
 import type { Trigger } from '../github/trigger.js';
-import { readRepoConfig, type RepoConfig } from './trusted-settings.js';
+import { readRepoConfig, type RepoConfig } from './trusted-config.js';
 
 /**
  * The context, read while the requester's permission is still being checked: nothing is sent or

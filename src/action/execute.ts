@@ -4,7 +4,7 @@ import { TranscriptWriter } from '../agent/transcript.js';
 import { textMessage, type Model } from '../core/index.js';
 import { followUpNote, followUpPrompt, type Earlier } from './thread.js';
 import { createModel, providerFrom, type ProviderOptions } from '../model/registry.js';
-import type { Redactor } from '../report/redact.js';
+import type { Redactor } from '../secrets/redactor.js';
 import type { CredentialCheck } from '../secrets/credential-check.js';
 import type { Sandbox } from '../sandbox/index.js';
 import { redactResults } from '../tools/redact-results.js';
@@ -12,12 +12,12 @@ import { runSession, type SessionMcp, type TaskEvents, type TaskResult } from '.
 import type { ActionIo } from './io.js';
 import type { Mode } from './modes/mode.js';
 import type { CommandRun } from './command.js';
-import type { Trusted } from './trusted-settings.js';
+import type { Trusted } from './trusted-config.js';
 import { stdioLauncher } from '../session/mcp.js';
 import type { Wrap } from '../sandbox/types.js';
 import type { TrustedCode } from '../trusted-code/index.js';
 import type { RunnerEnv } from './runner.js';
-import type { ActionSettings } from './settings.js';
+import type { ActionSettings } from './inputs.js';
 import type { AnswerSchema } from '../structured/schema.js';
 
 export interface ExecuteInput {

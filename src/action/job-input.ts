@@ -4,7 +4,7 @@ import type { GitHubEvent } from '../github/event.js';
 import type { WriterIdentity } from '../github/identity.js';
 import type { Trigger } from '../github/trigger.js';
 import type { Identity } from '../git/names.js';
-import type { Redactor } from '../report/redact.js';
+import type { Redactor } from '../secrets/redactor.js';
 import type { CredentialCheck } from '../secrets/credential-check.js';
 import type { AnswerSchema } from '../structured/schema.js';
 import type { EarlyContext } from './early-context.js';
@@ -12,7 +12,7 @@ import type { ActionIo } from './io.js';
 import type { Git } from './plan.js';
 import type { RunnerEnv } from './runner.js';
 import type { PrepareSandbox } from './sandbox.js';
-import type { ActionSettings } from './settings.js';
+import type { ActionSettings } from './inputs.js';
 import type { Thread } from './thread.js';
 
 /** What one authorized run is given: the event and its trigger, GitHub, the workspace's git, the inputs, the secrets' redactor. */

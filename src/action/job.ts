@@ -15,7 +15,7 @@ import { failedReport, finalReport, publish } from './report.js';
 import { runUrl } from './runner.js';
 import { jobSandbox, sandboxNote } from './sandbox.js';
 import type { Tracking } from './tracking.js';
-import { mcpFromInput, settingsFromInput, trustedConfig, type Trusted } from './trusted-settings.js';
+import { mcpFromInput, settingsFromInput, trustedConfig, type Trusted } from './trusted-config.js';
 import { commandRun } from './command.js';
 import { jobTrustedCode } from './trusted-code.js';
 

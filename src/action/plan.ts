@@ -1,7 +1,7 @@
 import type { Repo } from '../git/repo.js';
 import type { PullContext, TaskContext } from '../github/context.js';
 import type { Trigger } from '../github/trigger.js';
-import type { Redactor } from '../report/redact.js';
+import type { Redactor } from '../secrets/redactor.js';
 import type { Plan } from './deliver.js';
 import { load } from './lazy.js';
 

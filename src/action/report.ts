@@ -1,6 +1,6 @@
 import { ZERO_USAGE } from '../core/usage.js';
 import type { FinalReport } from '../report/comment.js';
-import type { Redactor } from '../report/redact.js';
+import type { Redactor } from '../secrets/redactor.js';
 import { jobSummary } from '../report/summary.js';
 import type { TaskResult } from '../session/run.js';
 import type { Delivery } from './deliver.js';

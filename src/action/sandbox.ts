@@ -5,7 +5,7 @@ import { toolEnvironment } from '../tools/env.js';
 import type { ActionIo } from './io.js';
 import { load } from './lazy.js';
 import type { RunnerEnv } from './runner.js';
-import type { ActionSettings } from './settings.js';
+import type { ActionSettings } from './inputs.js';
 
 export type PrepareSandbox = (options: SandboxOptions) => Promise<Sandbox>;
 

@@ -11,7 +11,7 @@ import { BOT_IDENTITY } from '../git/names.js';
 import { pushRefusal } from '../git/push-refusal.js';
 import { gitErrorLine } from '../git/safe.js';
 import type { Trigger } from '../github/trigger.js';
-import type { Redactor } from '../report/redact.js';
+import type { Redactor } from '../secrets/redactor.js';
 import type { ActionIo } from './io.js';
 import type { Git } from './plan.js';
 

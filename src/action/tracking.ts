@@ -8,7 +8,7 @@ import { statusOf } from '../github/status.js';
 import type { Trigger } from '../github/trigger.js';
 import { TRACKING_MARKER } from '../core/markers.js';
 import { COMMENT_LIMIT, finalComment, progressComment, type FinalReport } from '../report/comment.js';
-import type { Redactor } from '../report/redact.js';
+import type { Redactor } from '../secrets/redactor.js';
 import type { TaskEvents } from '../session/run.js';
 import { describeToolCall } from '../tools/catalog.js';
 import type { ActionIo } from './io.js';

@@ -8,8 +8,8 @@ import type { Sandbox } from '../sandbox/index.js';
 import { needsTrustedCode, prepareTrustedCode, type TrustedCode } from '../trusted-code/index.js';
 import type { ActionIo } from './io.js';
 import type { RunnerEnv } from './runner.js';
-import type { ActionSettings } from './settings.js';
-import type { Trusted } from './trusted-settings.js';
+import type { ActionSettings } from './inputs.js';
+import type { Trusted } from './trusted-config.js';
 
 export interface JobTrustedCodeInput {
   trusted: Trusted;

@@ -6,7 +6,7 @@ import { loadCliSettings, mergeSettings, type TrustedSettings } from '../config/
 import { textMessage, type Message } from '../core/messages.js';
 import { createModel, providerFrom } from '../model/registry.js';
 import type { Sandbox } from '../sandbox/index.js';
-import { Redactor } from '../report/redact.js';
+import { Redactor } from '../secrets/redactor.js';
 import { CredentialCheck } from '../secrets/credential-check.js';
 import { readCredentialFiles } from '../secrets/credential-files.js';
 import { runSession, type TaskResult } from '../session/index.js';
@@ -16,7 +16,7 @@ import { cliExtensions, type CliExtensions } from './extensions.js';
 import { cliMcp } from './mcp.js';
 import { sessionPaths } from './sessions.js';
 import { progressEvents, summaryLine, type ProgressWriter } from './progress.js';
-import { neutralizeWorkflowCommands } from '../report/redact.js';
+import { neutralizeWorkflowCommands } from '../report/workflow-commands.js';
 import { loadAnswerSchema } from '../structured/schema.js';
 
 export interface CliIo {

@@ -1,3 +1,7 @@
+import { isSecretVariable } from '../secrets/names.js';
+
+export { isSecretVariable } from '../secrets/names.js';
+
 /** Variables a command may inherit: what toolchains need to find themselves, nothing that grants access. */
 export const INHERITED_VARIABLES: readonly string[] = [
   'PATH',
@@ -48,17 +52,6 @@ export const NON_INTERACTIVE_VARIABLES: Readonly<Record<string, string>> = {
   NO_COLOR: '1',
   npm_config_yes: 'true',
 };
-
-// A second line of defence: even a variable allowed above, or passed in extra, is dropped when
-// its name says it grants access.
-const SECRET_NAME = /TOKEN|SECRET|KEY|PASSWORD|PASSWD|CREDENTIAL/i;
-const SECRET_PREFIXES: readonly string[] = ['ANTHROPIC_', 'INPUT_', 'ACTIONS_', 'GH_', 'GITHUB_TOKEN'];
-
-/** True when a variable of this name must never reach a tool. */
-export function isSecretVariable(name: string): boolean {
-  const upper = name.toUpperCase();
-  return SECRET_NAME.test(name) || SECRET_PREFIXES.some((prefix) => upper.startsWith(prefix));
-}
 
 function isInherited(name: string): boolean {
   return INHERITED_VARIABLES.includes(name) || INHERITED_PREFIXES.some((p) => name.startsWith(p));

@@ -1,13 +1,13 @@
 import type { GitHub } from '../../github/client.js';
 import type { Trigger } from '../../github/trigger.js';
 import { taskPrompt } from '../../prompt/task.js';
-import type { Redactor } from '../../report/redact.js';
+import type { Redactor } from '../../secrets/redactor.js';
 import type { CredentialCheck } from '../../secrets/credential-check.js';
 import type { Delivery } from '../deliver.js';
 import type { ActionIo } from '../io.js';
 import { load } from '../lazy.js';
 import { whereNote } from '../plan.js';
-import type { ActionSettings } from '../settings.js';
+import type { ActionSettings } from '../inputs.js';
 import type { Mode } from './mode.js';
 import type { Identity } from '../../git/names.js';
 

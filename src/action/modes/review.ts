@@ -5,12 +5,12 @@ import { readRepoFile } from '../../github/repo.js';
 import { earlierReviews, postReview } from '../../github/reviews.js';
 import type { Trigger } from '../../github/trigger.js';
 import { reviewPrompt, type ReviewPromptInput } from '../../prompt/review.js';
-import type { Redactor } from '../../report/redact.js';
+import type { Redactor } from '../../secrets/redactor.js';
 import { diffFileFromPullFile, Findings, reviewCommentTool, withReviewComment, type DiffFile } from '../../review/index.js';
 import type { Delivery } from '../deliver.js';
 import type { ActionIo } from '../io.js';
 import { whereNote } from '../plan.js';
-import type { ActionSettings } from '../settings.js';
+import type { ActionSettings } from '../inputs.js';
 import type { Mode, Work } from './mode.js';
 import { reviewTools } from './review-tools.js';
 
