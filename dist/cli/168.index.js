@@ -1,1 +1,1 @@
-export const id=168;export const ids=[168];export const modules={168:(t,o,s)=>{var r,d;s.d(o,{fs:()=>r||(r=s.t(e,2)),path:()=>d||(d=s.t(p,2))});s(1421),s(7598);var e=s(3024),p=(s(8161),s(6760));s(7075),s(7975)}};
+export const id=168;export const ids=[168];export const modules={168:(t,o,s)=>{var r,d;s.d(o,{fs:()=>r||(r=s.t(e,2)),path:()=>d||(d=s.t(p,2))});s(1421),s(7598);var e=s(3024),p=(s(8161),s(6760));s(9456),s(7975)}};
