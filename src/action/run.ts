@@ -85,9 +85,11 @@ function runSecrets(settings: ActionSettings, env: NodeJS.ProcessEnv, io: Action
   const apiKey = settings.anthropicApiKey || env['ANTHROPIC_API_KEY'] || '';
   const files = readCredentialFiles(env);
   const appKey = privateKeySecrets(settings.githubAppPrivateKey);
-  const secrets = [apiKey, settings.githubToken, settings.openaiApiKey, ...appKey, ...providerSecrets(env), ...files.secrets];
-  const redactor = new Redactor(secrets.filter((s) => s.length > 0));
-  for (const secret of secrets) if (secret.length > 0) io.setSecret(secret);
+  const secrets = [apiKey, settings.githubToken, settings.openaiApiKey, ...appKey, ...providerSecrets(env), ...files.secrets].filter(
+    (s) => s.length > 0,
+  );
+  const redactor = new Redactor(secrets);
+  for (const secret of secrets) io.setSecret(secret);
   return { apiKey, files, redactor };
 }
 

@@ -7,6 +7,7 @@ import { isAbsolute, posix, resolve } from 'node:path';
 import * as z from '../core/schema.js';
 import type { ToolOutcome, ToolSet, ToolSpec } from '../core/tools.js';
 import { toolSetOf } from '../tools/compose.js';
+import { schemaJson } from '../tools/tool.js';
 import { checkName, ExtensionFileError, requiredText, splitFrontmatter, type Fail } from './frontmatter.js';
 
 export interface Skill {
@@ -63,8 +64,6 @@ const skillInput = z.object({
 });
 
 function skillSpec(): ToolSpec {
-  const json = z.toJSONSchema(skillInput, { io: 'input' }) as Record<string, unknown>;
-  delete json['$schema'];
   // Read-only: a call only returns text already in memory, so it may run alongside a turn's reads.
   return {
     name: SKILL_TOOL,
@@ -72,7 +71,7 @@ function skillSpec(): ToolSpec {
       'Loads a skill: the instructions for a kind of task, listed by name in the Skills section of the system prompt. ' +
       'Returns the instructions and the folder holding the files they refer to (read those with Read).',
     readOnly: true,
-    input_schema: { ...json, type: 'object' },
+    input_schema: schemaJson(skillInput),
     keyArgument: 'skill',
   };
 }

@@ -1,6 +1,7 @@
 import * as z from '../core/schema.js';
 import type { ToolOutcome, ToolSet, ToolSpec } from '../core/tools.js';
 import { withTool } from '../tools/compose.js';
+import { invalidInput, schemaJson } from '../tools/tool.js';
 import type { DiffFile } from './diff.js';
 import { renderBody, SEVERITIES, type Finding, type Findings } from './findings.js';
 import { checkPlace, findFile, repoPath, workspaceRoots, type Checked } from './validate.js';
@@ -60,8 +61,6 @@ const DESCRIPTION = [
 ].join('\n');
 
 function toolSpec(): ToolSpec {
-  const json = z.toJSONSchema(reviewCommentSchema, { io: 'input' }) as Record<string, unknown>;
-  delete json['$schema'];
   // Readonly: a call only appends to an in-memory list, so it may run alongside the reads of a turn;
   // but not before the answer is whole, or a comment of an answer that was then lost would be posted.
   return {
@@ -69,7 +68,7 @@ function toolSpec(): ToolSpec {
     description: DESCRIPTION,
     readOnly: true,
     earlyStart: false,
-    input_schema: { ...json, type: 'object' },
+    input_schema: schemaJson(reviewCommentSchema),
     keyArgument: 'file_path',
   };
 }
@@ -79,10 +78,6 @@ export interface ReviewCommentTool {
   readonly spec: ToolSpec;
   /** Validates and records one call's input. Never throws: every refusal is an is_error outcome. */
   execute(input: unknown): ToolOutcome;
-}
-
-function describeIssues(error: z.core.$ZodError): string {
-  return error.issues.map((issue) => `- ${issue.path.length > 0 ? issue.path.join('.') : 'input'}: ${issue.message}`).join('\n');
 }
 
 /** Checks that need no diff: what the input asks for must make sense on its own. */
@@ -145,13 +140,7 @@ export function reviewCommentTool(files: readonly DiffFile[], findings: Findings
   const spec = toolSpec();
   const run = (input: unknown): ToolOutcome => {
     const parsed = reviewCommentSchema.safeParse(input);
-    if (!parsed.success) {
-      const issues = describeIssues(parsed.error);
-      return {
-        isError: true,
-        content: `Invalid input for ${REVIEW_COMMENT}:\n${issues}\nCall ${REVIEW_COMMENT} again with input that matches its schema.`,
-      };
-    }
+    if (!parsed.success) return { isError: true, content: invalidInput(REVIEW_COMMENT, parsed.error) };
     const finding = toFinding(parsed.data, files, roots);
     if (!finding.ok) return { isError: true, content: finding.error };
     if (findings.add(finding.value) === 'duplicate') {

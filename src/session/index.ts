@@ -47,14 +47,11 @@ export interface SessionResult extends TaskResult {
 export async function runSession(input: SessionInput): Promise<SessionResult> {
   const { model, makeModel, inputs, trusted, modeRules, mcp: servers, ...task } = input;
   const made = new Map<string, Model>();
-  const modelFor = (id: string): Model =>
-    made.get(id) ??
-    made
-      .set(
-        id,
-        lazyModel(id, () => makeModel(id)),
-      )
-      .get(id)!;
+  const modelFor = (id: string): Model => {
+    const client = made.get(id) ?? lazyModel(id, () => makeModel(id));
+    made.set(id, client);
+    return client;
+  };
   const mcp = servers ? await startServers(servers, trusted, task) : null;
   try {
     const rules = ruleLists(inputs, trusted, {

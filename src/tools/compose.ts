@@ -1,5 +1,6 @@
 import * as z from '../core/schema.js';
 import type { ToolCall, ToolOutcome, ToolSet, ToolSpec } from '../core/tools.js';
+import { invalidInput, schemaJson } from './tool.js';
 
 /**
  * The ToolSet wrappers a run is built from. Each returns a new set around the one it is given;
@@ -29,7 +30,7 @@ export function withTool(set: ToolSet, tool: AddedTool): ToolSet {
   const { name } = tool.spec;
   return {
     specs: () => [...set.specs().filter((s) => s.name !== name), tool.spec],
-    isReadOnly: (n) => (n === name ? (tool.spec.readOnly ?? false) : set.isReadOnly(n)),
+    isReadOnly: (n) => (n === name ? tool.spec.readOnly : set.isReadOnly(n)),
     execute: (call, signal) => (call.name === name ? tool.execute(call, signal) : set.execute(call, signal)),
   };
 }
@@ -75,17 +76,11 @@ export function zodTool<S extends z.ZodMiniType>(
   schema: S,
   run: (input: z.infer<S>, signal: AbortSignal, call: ToolCall) => Promise<ToolOutcome>,
 ): AddedTool {
-  const json = z.toJSONSchema(schema, { io: 'input' }) as Record<string, unknown>;
-  delete json['$schema'];
   return {
-    spec: { ...spec, input_schema: { ...json, type: 'object' } },
+    spec: { ...spec, input_schema: schemaJson(schema) },
     async execute(call, signal) {
       const parsed = schema.safeParse(call.input);
-      if (!parsed.success) {
-        const issues = parsed.error.issues.map((i) => `- ${i.path.length > 0 ? i.path.join('.') : 'input'}: ${i.message}`).join('\n');
-        return { isError: true, content: `Invalid input for ${spec.name}:\n${issues}` };
-      }
-      return run(parsed.data, signal, call);
+      return parsed.success ? run(parsed.data, signal, call) : { isError: true, content: invalidInput(spec.name, parsed.error) };
     },
   };
 }

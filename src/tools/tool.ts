@@ -45,20 +45,22 @@ export interface ToolResult {
   isError: boolean;
 }
 
-/** The JSON schema sent to the model for a tool's input. */
-export function inputSchema(tool: ToolDefinition): Record<string, unknown> {
-  const json = z.toJSONSchema(tool.schema, { io: 'input' }) as Record<string, unknown>;
+/** The JSON schema sent to the model for a zod schema of a tool's input (built-in or not). */
+export function schemaJson(schema: z.ZodMiniType): { type: 'object'; [key: string]: unknown } {
+  const json = z.toJSONSchema(schema, { io: 'input' }) as Record<string, unknown>;
   delete json['$schema'];
-  return json;
+  return { ...json, type: 'object' };
 }
 
-function describeIssues(error: z.core.$ZodError): string {
-  return error.issues
-    .map((issue) => {
-      const where = issue.path.length > 0 ? issue.path.join('.') : 'input';
-      return `- ${where}: ${issue.message}`;
-    })
-    .join('\n');
+/** The JSON schema sent to the model for a tool's input. */
+export function inputSchema(tool: ToolDefinition): Record<string, unknown> {
+  return schemaJson(tool.schema);
+}
+
+/** What the model is told when a call's input does not match the tool's schema: each issue, and to call again. */
+export function invalidInput(name: string, error: z.core.$ZodError): string {
+  const issues = error.issues.map((issue) => `- ${issue.path.length > 0 ? issue.path.join('.') : 'input'}: ${issue.message}`).join('\n');
+  return `Invalid input for ${name}:\n${issues}\nCall ${name} again with input that matches its schema.`;
 }
 
 /**
@@ -78,10 +80,7 @@ export async function executeToolCall(
   }
   const parsed = tool.schema.safeParse(input);
   if (!parsed.success) {
-    return {
-      isError: true,
-      content: `Invalid input for ${name}:\n${describeIssues(parsed.error)}\nCall ${name} again with input that matches its schema.`,
-    };
+    return { isError: true, content: invalidInput(name, parsed.error) };
   }
   try {
     const content = await tool.run(parsed.data, ctx);
