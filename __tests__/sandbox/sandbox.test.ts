@@ -351,7 +351,7 @@ async function transpileTools(dir: string): Promise<void> {
     'tools/output',
     'tools/tool',
     'tools/tool-error',
-    'tools/process-group',
+    'tools/process',
   ]) {
     const source = await fs.readFile(path.join('src', `${name}.ts`), 'utf8');
     const { outputText } = ts.transpileModule(source, {

@@ -2,6 +2,7 @@ import type { LoopHooks } from '../agent/config.js';
 import type { Stop } from '../agent/limits.js';
 import { DeadlineReached } from '../agent/timing.js';
 import type { TranscriptWriter } from '../agent/transcript.js';
+import { runProcess } from '../tools/process.js';
 import type { Workspace } from '../tools/workspace.js';
 
 export interface VerifyOptions {
@@ -34,21 +35,17 @@ export function verification(o: VerifyOptions): Verification {
   let failures = 0;
   let passed: boolean | null = null;
   const hook: Verification['hook'] = async (_text, _again, signal): Promise<string | Stop | null> => {
-    const [{ runProcess }, wrap] = await Promise.all([import('../tools/builtin/bash.js'), o.wrap]);
-    const started = Date.now();
+    const wrap = await o.wrap;
     const argv = ['bash', '-c', o.command];
-    const { output, ending } = await runProcess({
+    const { output, ending, ms } = await runProcess({
       argv: wrap ? wrap(argv) : argv,
       cwd: o.workspace.root,
       env: o.env,
       timeoutMs: VERIFY_TIMEOUT_MS,
       signal,
       outputLimit: o.outputLimit,
-      settleMs: 150,
-      killGraceMs: 300,
     });
     const code = ending.kind === 'exit' ? ending.code : null;
-    const ms = Date.now() - started;
     o.transcript?.write({
       type: 'meta',
       event: 'verify',

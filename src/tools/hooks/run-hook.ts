@@ -1,6 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { CappedCollector } from '../output.js';
-import { killGroup, settle } from '../process-group.js';
+import { runProcess } from '../process.js';
 
 /** Characters kept of each of stdout and stderr: a hook's answer is small, a runaway one must not fill memory. */
 export const HOOK_OUTPUT_LIMIT = 64 * 1024;
@@ -38,102 +36,33 @@ export interface HookProcessResult {
   ms: number;
 }
 
-type Ending =
-  | { kind: 'exit'; code: number | null; signal: NodeJS.Signals | null }
-  | { kind: 'timeout' }
-  | { kind: 'cancelled' }
-  | { kind: 'error'; message: string };
-
-/** Resolves when the main process exits (or fails to start), stopping the group first on timeout or abort. */
-function waitForExit(child: ChildProcess, spec: HookProcessSpec, killGraceMs: number): Promise<Ending> {
-  return new Promise((resolve) => {
-    let forced: Ending | undefined;
-    let killTimer: NodeJS.Timeout | undefined;
-    const stop = (why: Ending): void => {
-      if (forced) return;
-      forced = why;
-      killGroup(child.pid, 'SIGTERM');
-      killTimer = setTimeout(() => killGroup(child.pid, 'SIGKILL'), killGraceMs);
-    };
-    const timer = setTimeout(() => stop({ kind: 'timeout' }), spec.timeoutMs);
-    const onAbort = (): void => stop({ kind: 'cancelled' });
-    spec.signal.addEventListener('abort', onAbort, { once: true });
-    const cleanup = (): void => {
-      clearTimeout(timer);
-      clearTimeout(killTimer);
-      spec.signal.removeEventListener('abort', onAbort);
-    };
-    child.once('error', (error) => {
-      cleanup();
-      resolve({ kind: 'error', message: error.message });
-    });
-    child.once('exit', (code, signal) => {
-      cleanup();
-      resolve(forced ?? { kind: 'exit', code, signal });
-    });
-  });
-}
-
-function notStarted(started: number, message: string, cancelled = false): HookProcessResult {
-  return {
-    exitCode: null,
-    exitSignal: null,
-    stdout: '',
-    stderr: '',
-    timedOut: false,
-    cancelled,
-    startError: message,
-    ms: Date.now() - started,
-  };
-}
-
-function collect(stream: NodeJS.ReadableStream | null, limit: number): CappedCollector {
-  const collector = new CappedCollector(limit);
-  stream?.setEncoding('utf8');
-  stream?.on('data', (chunk: string) => collector.push(chunk));
-  return collector;
-}
-
 /** Runs `bash --norc -c command` in its own process group with input on stdin; the group is gone when this resolves. */
 export async function runHookCommand(spec: HookProcessSpec): Promise<HookProcessResult> {
-  const started = Date.now();
-  const { outputLimit = HOOK_OUTPUT_LIMIT, settleMs = 150, killGraceMs = 300 } = spec;
-  if (spec.signal.aborted) return notStarted(started, 'cancelled before it started', true);
   // --norc: Node's stdin pipe is a socketpair, and Debian's bash sources ~/.bashrc when stdin is a
   // socket (it takes that for rshd/sshd). The Bash tool's stdin is /dev/null, so its commands never do.
-  const [file, ...args] = (spec.wrap ?? ((argv: string[]) => argv))(['bash', '--norc', '-c', spec.command]);
-  if (file === undefined) return notStarted(started, 'the sandbox produced an empty command line');
-  let child: ChildProcess;
-  try {
-    // detached: the hook leads its own process group, so one kill reaches everything it started.
-    child = spawn(file, args, { cwd: spec.cwd, env: spec.env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
-  } catch (error) {
-    return notStarted(started, error instanceof Error ? error.message : String(error));
-  }
-  const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
-  const stdout = collect(child.stdout, outputLimit);
-  const stderr = collect(child.stderr, outputLimit);
-  // A hook that never reads stdin closes the pipe early; EPIPE then is no failure of the hook.
-  child.stdin?.on('error', () => undefined);
-  child.stdin?.end(spec.input);
-  try {
-    const ending = await waitForExit(child, spec, killGraceMs);
-    if (ending.kind === 'error') return notStarted(started, ending.message);
-    await settle(closed, settleMs);
-    return {
-      exitCode: ending.kind === 'exit' ? ending.code : null,
-      exitSignal: ending.kind === 'exit' ? ending.signal : null,
-      stdout: stdout.text(),
-      stderr: stderr.text(),
-      timedOut: ending.kind === 'timeout',
-      cancelled: ending.kind === 'cancelled',
-      ms: Date.now() - started,
-    };
-  } finally {
-    // Reap whatever the hook left running and let go of pipes it may still hold.
-    killGroup(child.pid, 'SIGKILL');
-    child.stdin?.destroy();
-    child.stdout?.destroy();
-    child.stderr?.destroy();
-  }
+  const argv = (spec.wrap ?? ((a: string[]) => a))(['bash', '--norc', '-c', spec.command]);
+  const { ending, output, stderr, ms } = await runProcess({
+    argv,
+    cwd: spec.cwd,
+    env: spec.env,
+    timeoutMs: spec.timeoutMs,
+    signal: spec.signal,
+    input: spec.input,
+    split: true,
+    outputLimit: spec.outputLimit ?? HOOK_OUTPUT_LIMIT,
+    settleMs: spec.settleMs,
+    killGraceMs: spec.killGraceMs,
+  });
+  const exited = ending.kind === 'exit' ? ending : undefined;
+  const result: HookProcessResult = {
+    exitCode: exited?.code ?? null,
+    exitSignal: exited?.signal ?? null,
+    stdout: output,
+    stderr,
+    timedOut: ending.kind === 'timeout',
+    cancelled: ending.kind === 'cancelled',
+    ms,
+  };
+  if (ending.kind === 'error') result.startError = ending.message;
+  return result;
 }
