@@ -2,11 +2,10 @@ import type Anthropic from '@anthropic-ai/sdk';
 import { BaseAnthropic } from '@anthropic-ai/sdk/client';
 import { Messages } from '@anthropic-ai/sdk/resources/messages';
 import { ModelError, type Billed, type CostQuery, type Model, type ModelRequest, type ModelTurn } from '../../core/model.js';
-import { costOf, type Price, type Usage } from '../../core/usage.js';
+import type { Price } from '../../core/usage.js';
 import { httpFetch } from '../../http/fetch.js';
 import { classifyError, spendLimitAwareFetch } from './errors.js';
-import { priceFor } from './prices.js';
-import { worstCaseCost } from '../worst-case.js';
+import { Billing } from '../billing.js';
 import { toMessages, toSystem, toTools } from './request.js';
 import { fromContent, fromStopReason, usageOf } from './response.js';
 import { reportWholeToolUse } from './tool-use.js';
@@ -47,11 +46,11 @@ class MessagesApiClient extends BaseAnthropic {
 export class AnthropicModel implements Model {
   readonly id: string;
   private readonly client: MessagesClient;
-  /** Looked up once per model id rather than on every call. */
-  private readonly prices = new Map<string, Price>();
+  private readonly billing: Billing;
 
   constructor(private readonly options: AnthropicModelOptions) {
     this.id = options.model;
+    this.billing = new Billing(options.model, options.prices);
     this.client =
       options.client ??
       new MessagesApiClient({
@@ -62,18 +61,8 @@ export class AnthropicModel implements Model {
       });
   }
 
-  private priceOf(model: string): Price {
-    let price = this.prices.get(model);
-    if (!price) this.prices.set(model, (price = priceFor(model, this.options.prices)));
-    return price;
-  }
-
-  private bill(model: string, usage: Usage): Billed {
-    return { usage, costUsd: costOf(usage, this.priceOf(model)) };
-  }
-
   worstCaseCostUsd(request: CostQuery): number {
-    return worstCaseCost(request, this.priceOf(this.id));
+    return this.billing.worstCase(request);
   }
 
   async send(request: ModelRequest): Promise<ModelTurn> {
@@ -95,13 +84,13 @@ export class AnthropicModel implements Model {
       request.onConnect?.();
     });
     stream.on('streamEvent', (event) => {
-      if (event.type === 'message_start') started = this.bill(event.message.model || this.id, usageOf(event.message.usage));
+      if (event.type === 'message_start') started = this.billing.bill(event.message.model || this.id, usageOf(event.message.usage));
     });
     if (request.onText) stream.on('text', request.onText);
     if (request.onToolUse) reportWholeToolUse(stream, request.onToolUse);
     try {
       const message = await stream.finalMessage();
-      const { usage, costUsd } = this.bill(message.model || this.id, usageOf(message.usage));
+      const { usage, costUsd } = this.billing.bill(message.model || this.id, usageOf(message.usage));
       const stopReason = message.stop_reason;
       return { content: fromContent(message.content), stop: fromStopReason(stopReason), stopReason, usage, costUsd, model: message.model };
     } catch (error) {

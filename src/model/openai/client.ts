@@ -1,9 +1,7 @@
 import OpenAI from 'openai';
-import { ModelError, type Billed, type CostQuery, type Model, type ModelRequest, type ModelTurn } from '../../core/model.js';
-import { costOf, type Price, type Usage } from '../../core/usage.js';
+import { ModelError, type CostQuery, type Model, type ModelRequest, type ModelTurn } from '../../core/model.js';
 import { httpFetch } from '../../http/fetch.js';
-import { priceFor } from '../anthropic/prices.js';
-import { worstCaseCost } from '../worst-case.js';
+import { Billing } from '../billing.js';
 import { clientTiming, type ProviderOptions } from '../provider.js';
 import { classifyError, quotaAwareFetch } from './errors.js';
 import { toMessages, toTools } from './request.js';
@@ -37,10 +35,11 @@ export class OpenAIModel implements Model {
   readonly id: string;
   private readonly client: ChatClient;
   private readonly official: boolean;
-  private readonly prices = new Map<string, Price>();
+  private readonly billing: Billing;
 
   constructor(private readonly options: OpenAIModelOptions) {
     this.id = options.model;
+    this.billing = new Billing(options.model, options.prices);
     // Empty inputs mean unset, as an action's defaults are.
     const baseURL = options.openaiBaseURL || options.env['OPENAI_BASE_URL'] || undefined;
     this.official = isOfficial(baseURL);
@@ -61,18 +60,8 @@ export class OpenAIModel implements Model {
       });
   }
 
-  private priceOf(model: string): Price {
-    let price = this.prices.get(model);
-    if (!price) this.prices.set(model, (price = priceFor(model, this.options.prices)));
-    return price;
-  }
-
-  private bill(model: string, usage: Usage): Billed {
-    return { usage, costUsd: costOf(usage, this.priceOf(model)) };
-  }
-
   worstCaseCostUsd(request: CostQuery): number {
-    return worstCaseCost(request, this.priceOf(this.id));
+    return this.billing.worstCase(request);
   }
 
   private params(request: ModelRequest): StreamingParams {
@@ -106,7 +95,7 @@ export class OpenAIModel implements Model {
     const model = acc.model ?? this.id;
     const content = acc.content();
     const usage = acc.usage ? usageOf(acc.usage) : estimateUsage(requestChars, acc);
-    const { costUsd } = this.bill(model, usage);
+    const { costUsd } = this.billing.bill(model, usage);
     const stop = fromFinishReason(
       acc.finish,
       content.some((b) => b.type === 'tool_use'),
@@ -116,7 +105,7 @@ export class OpenAIModel implements Model {
 
   private failure(error: unknown, signal: AbortSignal, connected: boolean, requestChars: number, acc: TurnAccumulator): ModelError {
     // Once the response began the prompt was read, and is billed; only an estimate is known then.
-    const billed = connected ? this.bill(acc.model ?? this.id, { ...estimateUsage(requestChars, acc), output_tokens: 0 }) : null;
+    const billed = connected ? this.billing.bill(acc.model ?? this.id, { ...estimateUsage(requestChars, acc), output_tokens: 0 }) : null;
     if (signal.aborted) return new ModelError('the model call was aborted', 'aborted', billed);
     const classified = classifyError(error, this.id, this.options.maxRetries, billed);
     // Before the response the client retries by itself; once a 200 arrived it no longer does, so
