@@ -1,12 +1,12 @@
 import * as z from '../core/schema.js';
-import { BUILTIN_TOOL_NAMES } from '../tools/catalog.js';
+import { DEFAULT_TOOL_NAMES } from '../tools/catalog.js';
 import { parseRuleList } from '../tools/permissions/rules.js';
 
 /** The model used when none is configured. */
 export const DEFAULT_MODEL = 'claude-sonnet-5-5';
 
 /** `allowed-tools` / `--allowed-tools` when left out: every built-in tool, bare (see config/rules.ts for what narrows it). */
-export const DEFAULT_ALLOWED_TOOLS: readonly string[] = [...BUILTIN_TOOL_NAMES, 'Task', 'Skill'];
+export const DEFAULT_ALLOWED_TOOLS: readonly string[] = DEFAULT_TOOL_NAMES;
 
 /**
  * Tool rules in Claude Code's syntax (`Read`, `Bash(npm test:*)`, `Edit(src/**)`), separated by

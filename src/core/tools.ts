@@ -13,6 +13,17 @@ export interface ToolOutcome {
   isError: boolean;
 }
 
+/**
+ * What the specifier of a permission rule for a tool matches: a path in one input field (`absent`
+ * when the field is left out; `governedBy` the other tool whose path rules also bind it: Edit's
+ * for Write, Read's denials for Glob and Grep), the shell command (Bash), or one key argument
+ * (Task's subagent type). A tool without one takes no specifier.
+ */
+export type RuleTarget =
+  | { kind: 'path'; field: string; absent?: string; governedBy?: { tool: 'Read' | 'Edit'; in: 'allow and deny' | 'deny' } }
+  | { kind: 'command' }
+  | { kind: 'key'; field: string };
+
 /** What the model is told about a tool: enough for a request without loading the tool itself. */
 export interface ToolSpec {
   name: string;
@@ -30,6 +41,10 @@ export interface ToolSpec {
   keyArgument?: string;
   /** The input field naming the file a successful call wrote, for change tracking. */
   writesFile?: string;
+  /** What a rule's specifier matches for this tool; absent: it takes none. */
+  ruleTarget?: RuleTarget;
+  /** Whether a call may change the workspace (Bash, Write, Edit): such tools never run in a review. */
+  changesWorkspace?: boolean;
 }
 
 /** The only tool API the loop sees. Wrappers (rules, hooks, change tracking) are ToolSets too. */

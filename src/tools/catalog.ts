@@ -1,14 +1,63 @@
-import type { ToolSpec } from '../core/tools.js';
+import type { RuleTarget, ToolSpec } from '../core/tools.js';
 import { TOOL_SPECS } from './specs.generated.js';
 
-// The one list of the built-in tools: their names, order and specs come from the tools' own
-// definitions (generated at build time), so settings, prompts and tests never keep a copy.
+// The one list of the tools: the built-ins' names, order and specs come from their own definitions
+// (generated at build time), the tools a run makes (subagents, skills, review comments) are named
+// here once, and rules, settings, the review's tool set and tests all derive from this.
+
+/** How rules, defaults and modes see one tool. */
+export interface CatalogEntry {
+  name: string;
+  ruleTarget?: RuleTarget | undefined;
+  changesWorkspace: boolean;
+  /** In the default `allowed-tools`. */
+  allowedByDefault: boolean;
+}
+
+/** The tools a run makes besides the built-ins: their specs are built per run, their rules are known here. */
+const RUN_TOOLS: readonly CatalogEntry[] = [
+  // A subagent's own tool calls are checked as its parent's are; the call itself changes nothing.
+  { name: 'Task', ruleTarget: { kind: 'key', field: 'subagent_type' }, changesWorkspace: false, allowedByDefault: true },
+  { name: 'Skill', ruleTarget: { kind: 'key', field: 'skill' }, changesWorkspace: false, allowedByDefault: true },
+  // Only in a review, which adds it itself.
+  { name: 'ReviewComment', ruleTarget: { kind: 'key', field: 'file_path' }, changesWorkspace: false, allowedByDefault: false },
+];
 
 /** Every built-in tool's name, in the order they are offered. */
 export const BUILTIN_TOOL_NAMES: readonly string[] = TOOL_SPECS.map((s) => s.name);
 
-/** Every name a tool rule may use besides MCP ones: the built-in tools and those other modes add. */
-export const RULE_TOOL_NAMES: readonly string[] = [...BUILTIN_TOOL_NAMES, 'Task', 'Skill', 'ReviewComment'];
+const ENTRIES: ReadonlyMap<string, CatalogEntry> = new Map(
+  [
+    ...TOOL_SPECS.map((s) => ({
+      name: s.name,
+      ruleTarget: s.ruleTarget,
+      changesWorkspace: s.changesWorkspace === true,
+      allowedByDefault: true,
+    })),
+    ...RUN_TOOLS,
+  ].map((e) => [e.name, e]),
+);
+
+/** Every name a tool rule may use besides MCP ones: the built-in tools and those a run or mode adds. */
+export const RULE_TOOL_NAMES: readonly string[] = [...ENTRIES.keys()];
+
+/** `allowed-tools` when left out: every built-in tool and the run's subagents and skills. */
+export const DEFAULT_TOOL_NAMES: readonly string[] = [...ENTRIES.values()].filter((e) => e.allowedByDefault).map((e) => e.name);
+
+/** The tools whose calls never change the workspace (what a review may keep). */
+export const WORKSPACE_KEEPING_TOOLS: readonly string[] = [...ENTRIES.values()].filter((e) => !e.changesWorkspace).map((e) => e.name);
+
+/** What a rule's specifier matches for a tool known by name; undefined: none (MCP tools, TodoWrite). */
+export function ruleTargetOf(tool: string): RuleTarget | undefined {
+  return ENTRIES.get(tool)?.ruleTarget;
+}
+
+/** Whether the path rules written for `ruleTool` also bind calls of `tool` in this mode (Edit's for Write...). */
+export function governs(ruleTool: string, tool: string, mode: 'allow' | 'deny'): boolean {
+  const target = ruleTargetOf(tool);
+  if (target?.kind !== 'path' || target.governedBy?.tool !== ruleTool) return false;
+  return target.governedBy.in === 'allow and deny' || mode === 'deny';
+}
 
 /** Throws a configuration error naming every name that is not a built-in tool. */
 export function assertBuiltinNames(names: readonly string[]): void {

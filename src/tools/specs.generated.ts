@@ -7,6 +7,10 @@ export const TOOL_SPECS: readonly ToolSpec[] = [
     "description": "Reads a text file from the workspace. Lines come numbered like `cat -n` (line number, tab, text); the numbers are not part of the file, so leave them out of Edit strings. Reads up to 2000 lines from the start by default; use offset and limit for longer files. Lines longer than 2000 characters are cut. Binary files and directories are refused (use Glob to list a directory). Read a file before editing it.",
     "readOnly": true,
     "keyArgument": "file_path",
+    "ruleTarget": {
+      "kind": "path",
+      "field": "file_path"
+    },
     "input_schema": {
       "type": "object",
       "properties": {
@@ -39,6 +43,15 @@ export const TOOL_SPECS: readonly ToolSpec[] = [
     "readOnly": false,
     "keyArgument": "file_path",
     "writesFile": "file_path",
+    "ruleTarget": {
+      "kind": "path",
+      "field": "file_path",
+      "governedBy": {
+        "tool": "Edit",
+        "in": "allow and deny"
+      }
+    },
+    "changesWorkspace": true,
     "input_schema": {
       "type": "object",
       "properties": {
@@ -64,6 +77,11 @@ export const TOOL_SPECS: readonly ToolSpec[] = [
     "readOnly": false,
     "keyArgument": "file_path",
     "writesFile": "file_path",
+    "ruleTarget": {
+      "kind": "path",
+      "field": "file_path"
+    },
+    "changesWorkspace": true,
     "input_schema": {
       "type": "object",
       "properties": {
@@ -98,6 +116,10 @@ export const TOOL_SPECS: readonly ToolSpec[] = [
     "description": "Runs a bash command in the workspace root and returns its output (stdout and stderr together) and exit code. Each call starts a fresh shell: cd and variables do not carry over, so chain with && when needed. There is no terminal: stdin is closed and prompts, editors and pagers are disabled, so pass non-interactive flags (e.g. -y). Processes left in the background are stopped when the command returns. Long output keeps its start and end only. Prefer Read, Edit, Write, Glob and Grep for files.",
     "readOnly": false,
     "keyArgument": "command",
+    "ruleTarget": {
+      "kind": "command"
+    },
+    "changesWorkspace": true,
     "input_schema": {
       "type": "object",
       "properties": {
@@ -127,6 +149,15 @@ export const TOOL_SPECS: readonly ToolSpec[] = [
     "description": "Finds files by name with a glob pattern (\"**/*.ts\", \"src/**/test_*.py\", \"*.{json,yml}\"). \"*\" matches within one directory, \"**/\" any number of directories. Files ignored by .gitignore are skipped. Returns paths relative to the workspace root, sorted, at most 100. Use Grep to search file contents.",
     "readOnly": true,
     "keyArgument": "pattern",
+    "ruleTarget": {
+      "kind": "path",
+      "field": "path",
+      "absent": ".",
+      "governedBy": {
+        "tool": "Read",
+        "in": "deny"
+      }
+    },
     "input_schema": {
       "type": "object",
       "properties": {
@@ -150,6 +181,15 @@ export const TOOL_SPECS: readonly ToolSpec[] = [
     "description": "Searches file contents with a regular expression (PCRE, like ripgrep). Files ignored by .gitignore and binary files are skipped. output_mode \"files_with_matches\" (default) lists files, \"content\" shows \"path:line:text\" (with -C for context), \"count\" shows \"path:count\". Filter files with glob. Paths are relative to the workspace root; results are sorted and capped at head_limit (default 250). Use this instead of grep or rg in Bash.",
     "readOnly": true,
     "keyArgument": "pattern",
+    "ruleTarget": {
+      "kind": "path",
+      "field": "path",
+      "absent": ".",
+      "governedBy": {
+        "tool": "Read",
+        "in": "deny"
+      }
+    },
     "input_schema": {
       "type": "object",
       "properties": {

@@ -1,5 +1,6 @@
 import * as z from '../core/schema.js';
 import type { Todo } from '../core/todo.js';
+import type { RuleTarget } from '../core/tools.js';
 import type { HiddenPath } from './permissions/hidden.js';
 import { ToolError } from './tool-error.js';
 import type { Workspace } from './workspace.js';
@@ -32,6 +33,10 @@ export interface ToolDefinition<S extends z.ZodMiniType = z.ZodMiniType> {
   keyArgument: string;
   /** The input field naming the file a successful call wrote, for change tracking. */
   writesFile?: string;
+  /** What a permission rule's specifier matches for this tool; absent: it takes none. */
+  ruleTarget?: RuleTarget;
+  /** Whether a call may change the workspace. */
+  changesWorkspace?: boolean;
   /** Returns the text for the model; throwing a ToolError (or any error) makes an is_error result. */
   run(input: z.infer<S>, ctx: ToolContext): Promise<string>;
 }

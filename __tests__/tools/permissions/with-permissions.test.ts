@@ -31,7 +31,7 @@ const TOOLS = [
   spec('Edit', 'file_path'),
   spec('Bash', 'command'),
   spec('TodoWrite'),
-  spec('ReviewComment', 'path'),
+  spec('ReviewComment', 'file_path'),
 ];
 const signal = new AbortController().signal;
 const call = (name: string, input: Record<string, unknown>): ToolCall => ({ id: `id-${name}`, name, input });
@@ -106,11 +106,13 @@ describe('withPermissions', () => {
     expect(seen).toEqual([['id-Read', 'no allow rule matches `.env`; Read is allowed only by Read(src/**) (allowed-tools)']]);
   });
 
-  it("compares other tools' specifiers with the inner set's key argument", async () => {
+  it("compares other tools' specifiers with the key argument the catalog names", async () => {
     const inner = new RecordingToolSet(TOOLS);
     const set = withPermissions(inner, await rulesOf('ReviewComment(src/a.ts)'), '/repo');
-    expect((await set.execute(call('ReviewComment', { path: 'src/a.ts', body: 'x' }), signal)).isError).toBe(false);
-    expect((await set.execute(call('ReviewComment', { path: 'src/b.ts', body: 'x' }), signal)).content).toMatch(/^Permission denied: /);
+    expect((await set.execute(call('ReviewComment', { file_path: 'src/a.ts', body: 'x' }), signal)).isError).toBe(false);
+    expect((await set.execute(call('ReviewComment', { file_path: 'src/b.ts', body: 'x' }), signal)).content).toMatch(
+      /^Permission denied: /,
+    );
   });
 
   it('turns a failing check into a refusal instead of throwing', async () => {

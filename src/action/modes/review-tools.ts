@@ -1,8 +1,6 @@
 import type { ToolSet } from '../../core/tools.js';
+import { WORKSPACE_KEEPING_TOOLS } from '../../tools/catalog.js';
 import { filterTools } from '../../tools/compose.js';
-
-/** What a review may use besides ReviewComment: reading and searching, its checklist, subagents, skills. */
-const REVIEW_TOOLS = ['Read', 'Glob', 'Grep', 'TodoWrite', 'Task', 'Skill'];
 
 /**
  * The configured tools a review keeps: read-only ones, and Bash only for a pull request from this
@@ -10,6 +8,6 @@ const REVIEW_TOOLS = ['Read', 'Glob', 'Grep', 'TodoWrite', 'Task', 'Skill'];
  * never offered; a call to a tool left out is refused without running.
  */
 export function reviewTools(base: ToolSet, o: { bash: boolean }): ToolSet {
-  const kept = (name: string) => REVIEW_TOOLS.includes(name) || (o.bash && name === 'Bash');
+  const kept = (name: string) => WORKSPACE_KEEPING_TOOLS.includes(name) || (o.bash && name === 'Bash');
   return filterTools(base, kept, (name) => `${name} is not available in a review: nothing is changed, only commented on.`);
 }

@@ -53,6 +53,8 @@ export function createBashTool(opts: BashToolOptions = {}): ToolDefinition<typeo
     schema,
     readOnly: false,
     keyArgument: 'command',
+    ruleTarget: { kind: 'command' },
+    changesWorkspace: true,
     async run(input, ctx) {
       if (ctx.signal.aborted) throw new ToolError('Cancelled before the command started.');
       const timeoutMs = input.timeout ?? DEFAULT_TIMEOUT_MS;

@@ -131,6 +131,8 @@ export const editTool = defineTool({
   readOnly: false,
   keyArgument: 'file_path',
   writesFile: 'file_path',
+  ruleTarget: { kind: 'path', field: 'file_path' },
+  changesWorkspace: true,
   async run(input, ctx) {
     if (input.old_string === input.new_string) {
       throw new ToolError('old_string and new_string are identical, so there is nothing to change.');

@@ -46,6 +46,8 @@ export const globTool = defineTool({
   schema,
   readOnly: true,
   keyArgument: 'pattern',
+  // A Read deny also refuses searching inside what it covers; widening a deny is always safe.
+  ruleTarget: { kind: 'path', field: 'path', absent: '.', governedBy: { tool: 'Read', in: 'deny' } },
   async run(input, ctx) {
     const base = await ctx.workspace.resolve(input.path ?? '.', 'read');
     const shown = ctx.workspace.relative(base);

@@ -135,6 +135,8 @@ export const grepTool = defineTool({
   schema,
   readOnly: true,
   keyArgument: 'pattern',
+  // A Read deny also refuses searching inside what it covers; widening a deny is always safe.
+  ruleTarget: { kind: 'path', field: 'path', absent: '.', governedBy: { tool: 'Read', in: 'deny' } },
   async run(input, ctx) {
     const { base, file } = await searchTarget(input, ctx.workspace);
     const limit = input.head_limit ?? DEFAULT_HEAD_LIMIT;

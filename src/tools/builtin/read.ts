@@ -150,6 +150,7 @@ export const readTool = defineTool({
   schema,
   readOnly: true,
   keyArgument: 'file_path',
+  ruleTarget: { kind: 'path', field: 'file_path' },
   async run(input, ctx) {
     const abs = await ctx.workspace.resolve(input.file_path, 'read');
     const shown = ctx.workspace.relative(abs);

@@ -25,6 +25,8 @@ export const writeTool = defineTool({
   readOnly: false,
   keyArgument: 'file_path',
   writesFile: 'file_path',
+  ruleTarget: { kind: 'path', field: 'file_path', governedBy: { tool: 'Edit', in: 'allow and deny' } },
+  changesWorkspace: true,
   async run(input, ctx) {
     const abs = await ctx.workspace.resolve(input.file_path, 'write');
     const shown = ctx.workspace.relative(abs);

@@ -2,7 +2,8 @@ import os from 'node:os';
 import path from 'node:path';
 import type { ToolCall } from '../../core/tools.js';
 import { compilePathPattern, locate, matchesPath, type PathCandidate, type PathPattern } from './paths.js';
-import { describeRule, mcpParts, PATH_TOOLS, type Rule, type Rules } from './rules.js';
+import { governs, ruleTargetOf } from '../catalog.js';
+import { describeRule, isPathTool, mcpParts, type Rule, type Rules } from './rules.js';
 
 /**
  * Whether a tool is offered and whether a call may run. Deny rules are tried first, then allow
@@ -15,8 +16,6 @@ export type Decision = { allowed: true } | { allowed: false; reason: string };
 export interface DecideOptions {
   /** Resolves symlinks, so a link inside `src/` cannot reach `.github/`; lexical only without it. */
   readonly realPath?: (absolute: string) => string | undefined;
-  /** The input field a tool's specifier is compared with (ToolSpec.keyArgument). */
-  readonly keyArgument?: (tool: string) => string | undefined;
   /** For `~/` patterns; os.homedir() by default. */
   readonly home?: string;
   /** Bash runs without a sandbox that enforces the path deny rules: its commands' words are checked. */
@@ -24,10 +23,6 @@ export interface DecideOptions {
 }
 
 const ALLOWED: Decision = { allowed: true };
-const KEY_ARGUMENTS = new Map([
-  ['Task', 'subagent_type'],
-  ['Skill', 'skill'],
-]);
 const compiled = new WeakMap<Rule, { home: string; pattern: PathPattern }>();
 
 function refuse(reason: string): Decision {
@@ -57,10 +52,7 @@ export function namesTool(rule: Rule, tool: string, mode: 'allow' | 'deny'): boo
   if (rule.tool === tool) return true;
   const mcp = mcpParts(rule.tool);
   if (mcp) return mcp.tool === '' && tool.startsWith(`mcp__${mcp.server}__`);
-  if (rule.specifier === undefined) return false;
-  if (rule.tool === 'Edit' && tool === 'Write') return true;
-  // A Read deny also refuses searching inside what it covers; widening a deny is always safe.
-  return mode === 'deny' && rule.tool === 'Read' && (tool === 'Glob' || tool === 'Grep');
+  return rule.specifier !== undefined && governs(rule.tool, tool, mode);
 }
 
 /** Whether the model is told about a tool: some allow rule names it and no bare deny rule does. */
@@ -81,9 +73,10 @@ interface Target {
 }
 
 function callPath(call: ToolCall): string | undefined {
-  const search = call.name === 'Glob' || call.name === 'Grep';
-  const value = field(call.input, search ? 'path' : 'file_path');
-  if (search && (value === undefined || value === null || value === '')) return '.';
+  const target = ruleTargetOf(call.name);
+  if (target?.kind !== 'path') return undefined;
+  const value = field(call.input, target.field);
+  if (target.absent !== undefined && (value === undefined || value === null || value === '')) return target.absent;
   return typeof value === 'string' && value !== '' && !value.includes('\0') ? value : undefined;
 }
 
@@ -102,8 +95,9 @@ function pathTarget(call: ToolCall, root: string, options: DecideOptions): Targe
   return { subject: subject + via, candidates: [lexical, resolved] };
 }
 
-function keyTarget(call: ToolCall, options: DecideOptions): Target {
-  const key = KEY_ARGUMENTS.get(call.name) ?? options.keyArgument?.(call.name);
+function keyTarget(call: ToolCall): Target {
+  const target = ruleTargetOf(call.name);
+  const key = target?.kind === 'key' ? target.field : undefined;
   const value = key === undefined ? undefined : field(call.input, key);
   if (key === undefined || typeof value !== 'string') return { subject: `a ${call.name} call whose key argument is unknown` };
   return { subject: `${key} ${code(value)}`, key: value };
@@ -118,7 +112,7 @@ function pathPattern(rule: Rule, home: string): PathPattern {
 }
 
 function specifierMatches(rule: Rule, target: Target, mode: 'allow' | 'deny', home: string): boolean {
-  if (PATH_TOOLS.has(rule.tool)) {
+  if (isPathTool(rule.tool)) {
     const candidates = target.candidates;
     if (!candidates) return mode === 'deny';
     const pattern = pathPattern(rule, home);
@@ -179,7 +173,7 @@ export function decide(call: ToolCall, rules: Rules, workspaceRoot: string, opti
     return decision.allowed && options.bashUnconfined ? decideBashPaths(call, rules, workspaceRoot) : decision;
   }
   const home = options.home ?? os.homedir();
-  const target = PATH_TOOLS.has(tool) ? pathTarget(call, workspaceRoot, options) : keyTarget(call, options);
+  const target = isPathTool(tool) ? pathTarget(call, workspaceRoot, options) : keyTarget(call);
   const deny = denies.find((rule) => specifierMatches(rule, target, 'deny', home));
   if (deny) return refuse(`the deny rule ${describeRule(deny)} matches ${target.subject}`);
   if (allows.some((r) => r.specifier === undefined)) return ALLOWED;

@@ -2,6 +2,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { compilePathPattern, patternSet, type PathPattern } from './paths.js';
 import type { Rule, Rules } from './rule-types.js';
+import { governs } from '../catalog.js';
 
 /**
  * Whether a workspace-relative path ('/'-separated) must stay out of the tools' sight: Read
@@ -12,7 +13,7 @@ export type HiddenPath = (relative: string) => boolean;
 /** The compiled path patterns of the deny rules of one tool that have a specifier. */
 export function denyPatterns(rules: Rules, tool: 'Read' | 'Edit', home = os.homedir()): { rule: Rule; pattern: PathPattern }[] {
   return rules.deny
-    .filter((r) => r.specifier !== undefined && (r.tool === tool || (tool === 'Edit' && r.tool === 'Write')))
+    .filter((r) => r.specifier !== undefined && (r.tool === tool || governs(tool, r.tool, 'allow')))
     .map((rule) => ({ rule, pattern: compilePathPattern(rule.specifier ?? '', home) }));
 }
 

@@ -1,7 +1,7 @@
 import os from 'node:os';
 import type { BashChecker, Rule, RuleList, RuleLists, Rules } from './rule-types.js';
 import { compilePathPattern } from './paths.js';
-import { RULE_TOOL_NAMES } from '../catalog.js';
+import { governs, RULE_TOOL_NAMES, ruleTargetOf } from '../catalog.js';
 
 export type { BashChecker, Rule, RuleList, RuleLists, Rules } from './rule-types.js';
 
@@ -17,9 +17,11 @@ export class PermissionRuleError extends Error {
 }
 
 const BUILTIN_TOOLS = new Set(RULE_TOOL_NAMES);
-/** Tools whose specifier this module understands (TodoWrite has nothing to specify). */
-const TAKES_SPECIFIER = new Set(['Read', 'Write', 'Edit', 'Bash', 'Glob', 'Grep', 'Task', 'Skill', 'ReviewComment']);
-export const PATH_TOOLS = new Set(['Read', 'Write', 'Edit', 'Glob', 'Grep']);
+
+/** Whether a tool's rules name paths (Read, Write, Edit, Glob, Grep), per the catalog. */
+export function isPathTool(tool: string): boolean {
+  return ruleTargetOf(tool)?.kind === 'path';
+}
 const MCP_PART = /^[A-Za-z0-9_-]+$/;
 
 /** `mcp__server`, `mcp__server__tool` or `mcp__server__*`: the server and the tool ('' for all). */
@@ -106,10 +108,10 @@ export function parseRule(input: string, source: string): Rule {
   if (!text.endsWith(')')) fail("'(' without a closing ')' at the end");
   const specifier = text.slice(open + 1, -1).trim();
   if (specifier === '') fail(`the specifier is empty (write ${tool} alone to cover every call)`);
-  if (!TAKES_SPECIFIER.has(tool)) fail(`${tool} takes no specifier`);
+  if (!ruleTargetOf(tool)) fail(`${tool} takes no specifier`);
   // Bash specifiers are checked by the shell parser (compileRules); quotes may hold parentheses.
   if (tool !== 'Bash' && !balanced(specifier)) fail('unbalanced parentheses');
-  if (PATH_TOOLS.has(tool)) {
+  if (isPathTool(tool)) {
     try {
       compilePathPattern(specifier, os.homedir());
     } catch (error) {
@@ -166,8 +168,13 @@ export function compileRules(lists: RuleLists, bash?: BashModule): Rules {
   return { allow, deny, bash: bashChecker([...allow, ...deny], bash) };
 }
 
+/** Whether a rule binds what a file holds or becomes (Read, Edit and what they govern in both modes): Bash must keep to it too. */
+function bindsContents(rule: Rule): boolean {
+  return rule.tool === 'Read' || rule.tool === 'Edit' || governs('Read', rule.tool, 'allow') || governs('Edit', rule.tool, 'allow');
+}
+
 function needsPathCheck(deny: readonly Rule[]): boolean {
-  return deny.some((r) => r.specifier !== undefined && ['Read', 'Edit', 'Write'].includes(r.tool));
+  return deny.some((r) => r.specifier !== undefined && bindsContents(r));
 }
 
 /** compileRules, loading the shell parser only when a Bash rule or a Read/Edit deny rule needs it. */
@@ -185,9 +192,9 @@ export function describeRule(rule: Rule): string {
   return `${rule.text} (${rule.source}${ask})`;
 }
 
-/** Whether a rule with a specifier limits calls of `tool`: its own, or Write's for an Edit rule (Edit rules cover Write). */
+/** Whether a rule with a specifier limits calls of `tool`: its own, or those its path rules govern (Edit rules cover Write). */
 function specifies(rule: Rule, tool: string): boolean {
-  return rule.specifier !== undefined && (rule.tool === tool || (rule.tool === 'Edit' && tool === 'Write'));
+  return rule.specifier !== undefined && (rule.tool === tool || governs(rule.tool, tool, 'allow'));
 }
 
 /**

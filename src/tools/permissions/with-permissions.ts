@@ -18,11 +18,8 @@ export const PERMISSION_DENIED = 'Permission denied:';
  * each call they do not allow. Symlinks are resolved unless options.realPath says otherwise.
  */
 export function withPermissions(set: ToolSet, rules: Rules, workspaceRoot: string, options: PermissionOptions = {}): ToolSet {
-  const keyArgument = (tool: string): string | undefined =>
-    options.keyArgument?.(tool) ?? set.specs().find((spec) => spec.name === tool)?.keyArgument;
   const decideOptions: DecideOptions = {
     realPath: options.realPath ?? realPathSync,
-    keyArgument,
     ...(options.home === undefined ? {} : { home: options.home }),
   };
   const refused = (call: ToolCall, reason: string): ToolOutcome => {
