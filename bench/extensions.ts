@@ -45,7 +45,7 @@ export async function subagentFanOut(): Promise<{ ms: number; subagents: number 
   const meter = new UsageMeter();
   const limits = { maxSteps: 20, maxCostUsd: 5, deadline: Infinity };
   const common = { limits, maxTokens: 1000, streamRetries: 0, compactAtTokens: 1e9, meter };
-  const types = [{ name: 'general-purpose', description: 'general', prompt: 'You help.' }];
+  const types = [{ name: 'general-purpose', description: 'general', prompt: 'You help.', source: 'bench' }];
   const tools = withSubagents(none, { types, model, tools: () => none, ...common });
   const started = performance.now();
   await runLoop({ model, tools, system: 'parent', signal: new AbortController().signal, ...common }, [{ role: 'user', content: 'go' }]);

@@ -160,7 +160,7 @@ describe('tool calls started while the model is still answering', () => {
     const { log, model, tools } = setup([answer(task, { type: 'text', text: 'Waiting.' }), answer(grep), say('found'), say('done')]);
     const limits = { maxSteps: 20, maxCostUsd: 5, deadline: Infinity };
     const common = { limits, maxTokens: 1000, streamRetries: 0, compactAtTokens: 1e9, meter: new UsageMeter() };
-    const type = { name: 'general-purpose', description: 'any task', prompt: 'You help.' };
+    const type = { name: 'general-purpose', description: 'any task', prompt: 'You help.', source: 'test' };
     const events = { onToolStart: (c: ToolCall) => log.push(`start ${c.id}`), onStep: (s: { step: number }) => log.push(`step ${s.step}`) };
     const parent = withSubagents(tools, { types: [type], model, tools: () => tools, events, ...common });
     const config = { model, tools: parent, system: 'parent', signal: new AbortController().signal, events, ...common };

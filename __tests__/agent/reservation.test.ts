@@ -2,7 +2,8 @@ import { runLoop, type LoopConfig } from '../../src/agent/loop.js';
 import { budget, LimitReached, stepLimit } from '../../src/agent/limits.js';
 import { UsageMeter } from '../../src/agent/meter.js';
 import { Slots } from '../../src/agent/slots.js';
-import { TASK, type SubagentType } from '../../src/agent/subagent.js';
+import type { AgentDefinition } from '../../src/core/agents.js';
+import { TASK } from '../../src/agent/subagent.js';
 import { withSubagents } from '../../src/session/subagents.js';
 import type { Block, Model, ModelRequest, ModelTurn, ToolSet } from '../../src/core/index.js';
 
@@ -47,7 +48,7 @@ function fanOutModel(count: number, o: { costUsd?: number; worstCaseUsd?: number
 }
 
 const none: ToolSet = { specs: () => [], isReadOnly: () => true, execute: () => Promise.resolve({ content: '', isError: false }) };
-const explorer: SubagentType = { name: 'explorer', description: 'searches', prompt: 'You explore.' };
+const explorer: AgentDefinition = { name: 'explorer', description: 'searches', prompt: 'You explore.', source: 'test' };
 
 function setup(model: Model, o: { maxSteps?: number; maxCostUsd?: number; maxParallel?: number; signal?: AbortSignal } = {}) {
   const meter = new UsageMeter();

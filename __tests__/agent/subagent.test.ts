@@ -1,6 +1,7 @@
 import { runLoop, type LoopConfig } from '../../src/agent/loop.js';
 import { UsageMeter } from '../../src/agent/meter.js';
-import { TASK, type SubagentType } from '../../src/agent/subagent.js';
+import type { AgentDefinition } from '../../src/core/agents.js';
+import { TASK } from '../../src/agent/subagent.js';
 import { withSubagents } from '../../src/session/subagents.js';
 import type { TranscriptRecord } from '../../src/agent/transcript.js';
 import type { Block, Model, ModelRequest, ModelTurn, ToolSet, ToolSpec } from '../../src/core/index.js';
@@ -37,7 +38,13 @@ const grep: ToolSet = {
   execute: () => Promise.resolve({ content: 'found it', isError: false }),
 };
 
-const explorer: SubagentType = { name: 'explorer', description: 'searches the code', prompt: 'You explore.', tools: ['Grep'] };
+const explorer: AgentDefinition = {
+  name: 'explorer',
+  description: 'searches the code',
+  prompt: 'You explore.',
+  tools: ['Grep'],
+  source: 'test',
+};
 
 function setup(m: Model, o: { maxSteps?: number; records?: TranscriptRecord[] } = {}) {
   const meter = new UsageMeter();
@@ -116,5 +123,37 @@ describe('subagents (the Task tool)', () => {
     const sub = m.requests.filter((q) => q.system === 'You explore.');
     expect(sub[0]!.tools.map((t) => t.name)).not.toContain(TASK);
     expect(JSON.stringify(sub[1]!.messages.at(-1)!.content)).toMatch(/Task is not available to this subagent/);
+  });
+
+  it("runs an agent that names a model on that model, asked for by the definition's name; the others on the parent's", async () => {
+    const parent = model((r) => {
+      if (r.system !== 'parent') return turn([{ type: 'text', text: 'parent model answered' }]);
+      if (r.messages.length > 1) return turn([{ type: 'text', text: 'done' }]);
+      return turn([
+        use(TASK, { description: 'quick', prompt: 'look fast', subagent_type: 'fast' }),
+        use(TASK, { description: 'plain', prompt: 'look', subagent_type: 'explorer' }),
+      ]);
+    });
+    const other = model(() => turn([{ type: 'text', text: 'fast model answered' }]));
+    const asked: string[] = [];
+    const fast: AgentDefinition = { name: 'fast', description: 'quick looks', prompt: 'You are quick.', model: 'haiku', source: 'test' };
+    const meter = new UsageMeter();
+    const common = {
+      limits: { maxSteps: 30, maxCostUsd: 5, deadline: Infinity },
+      maxTokens: 1000,
+      streamRetries: 0,
+      compactAtTokens: 1e9,
+      meter,
+    };
+    let tools: ToolSet = grep;
+    const modelFor = (id: string): Model => (asked.push(id), other);
+    tools = withSubagents(grep, { types: [explorer, fast], model: parent, modelFor, tools: () => tools, ...common });
+    const r = await runLoop({ model: parent, tools, system: 'parent', signal: new AbortController().signal, ...common }, [
+      { role: 'user', content: 'go' },
+    ]);
+    expect(r.conclusion).toBe('success');
+    expect(asked).toEqual(['haiku']);
+    expect(other.requests.map((q) => q.system)).toEqual(['You are quick.']);
+    expect(parent.requests.filter((q) => q.system === 'You explore.')).toHaveLength(1);
   });
 });

@@ -39,7 +39,7 @@ describe('splitFrontmatter', () => {
 });
 
 describe('tools in frontmatter', () => {
-  const agent = (tools: string): string[] | undefined =>
+  const agent = (tools: string): readonly string[] | undefined =>
     parseAgentFile(`---\nname: a\ndescription: d\n${tools}---\nPrompt`, '.claude/agents/a.md').tools;
 
   test('a comma-separated string, a YAML list, or nothing (all of the parent tools)', () => {

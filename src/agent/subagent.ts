@@ -1,3 +1,4 @@
+import type { AgentDefinition } from '../core/agents.js';
 import type { Model } from '../core/model.js';
 import { textMessage } from '../core/messages.js';
 import type { ToolOutcome, ToolSet } from '../core/tools.js';
@@ -7,21 +8,11 @@ import { runLoop } from './loop.js';
 import type { UsageMeter } from './meter.js';
 import type { TranscriptRecord } from './transcript.js';
 
-/** A kind of subagent the Task tool can start: `general-purpose`, or one the repository defines. */
-export interface SubagentType {
-  name: string;
-  description: string;
-  /** Its system prompt. */
-  prompt: string;
-  /** Tool names it may use (at most its parent's); all of the parent's when absent. */
-  tools?: readonly string[];
-  /** Another model for it; the parent's when absent. */
-  model?: Model;
-}
-
 export interface SubagentOptions {
-  types: readonly SubagentType[];
+  types: readonly AgentDefinition[];
   model: Model;
+  /** The model of an agent whose definition names one; without it every subagent runs on `model`. */
+  modelFor?: ((id: string) => Model) | undefined;
   /** Shared with the parent: the step and cost limits hold for both together. */
   meter: UsageMeter;
   limits: Limits;
@@ -42,7 +33,7 @@ let ids = 0;
 /** Runs one subagent's loop over the tools it is given (its parent's, narrowed), on the shared model, limits and meter. */
 export async function runSubagent(
   o: SubagentOptions,
-  type: SubagentType,
+  type: AgentDefinition,
   input: { description: string; prompt: string },
   tools: ToolSet,
   signal: AbortSignal,
@@ -55,7 +46,7 @@ export async function runSubagent(
   events.onNotice?.(`subagent ${agent} started: ${input.description}`);
   const result = await runLoop(
     {
-      model: type.model ?? o.model,
+      model: type.model !== undefined && o.modelFor ? o.modelFor(type.model) : o.model,
       tools,
       system: type.prompt,
       limits: o.limits,

@@ -9,7 +9,6 @@ import { runTask, type TaskResult } from './run.js';
 
 export type { TaskEvents } from './events.js';
 export type { McpSource, StartedMcp } from './mcp.js';
-export type { SubagentDefinition } from './options.js';
 export type { TaskResult } from './run.js';
 
 /** The run's MCP servers: started together before the first request, closed when the run ends. */

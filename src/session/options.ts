@@ -1,3 +1,4 @@
+import type { AgentDefinition } from '../core/agents.js';
 import type { TranscriptWriter } from '../agent/transcript.js';
 import type { Message } from '../core/messages.js';
 import type { Model } from '../core/model.js';
@@ -11,15 +12,6 @@ import type { RuleLists } from '../tools/permissions/rules.js';
 import type { CredentialFileRules } from '../tools/workspace.js';
 import type { Skill } from '../extensions/index.js';
 import type { AnswerSchema } from '../structured/schema.js';
-
-/** A subagent as `.claude/agents/*.md` or the `agents` input define it. */
-export interface SubagentDefinition {
-  name: string;
-  description: string;
-  prompt: string;
-  tools?: readonly string[];
-  model?: string;
-}
 
 export interface TaskOptions {
   settings: LoopSettings;
@@ -61,7 +53,7 @@ export interface TaskOptions {
   /** Folders outside the workspace the read-only tools may read too (the trusted copies of skills' folders). */
   readOnlyRoots?: readonly string[];
   /** Subagent types the Task tool can start besides general-purpose (a later one of a name wins). */
-  agents?: readonly SubagentDefinition[];
+  agents?: readonly AgentDefinition[];
   /** The model of a subagent whose definition names one. */
   modelFor?: (id: string) => Model;
   /** Skills the Skill tool offers and the system prompt lists. */

@@ -16,7 +16,7 @@ import { answerCheck, answerInstructions, structuredValue } from '../structured/
 import type { TaskOptions } from './options.js';
 
 export type { TaskEvents } from './events.js';
-export { defaultRules, type SubagentDefinition, type TaskOptions } from './options.js';
+export { defaultRules, type TaskOptions } from './options.js';
 
 export interface TaskResult extends LoopResult {
   /** Whether the verify command passed in the end; null when none is set or it never ran. */

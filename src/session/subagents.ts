@@ -1,4 +1,5 @@
-import { runSubagent, TASK, type SubagentOptions, type SubagentType } from '../agent/subagent.js';
+import type { AgentDefinition } from '../core/agents.js';
+import { runSubagent, TASK, type SubagentOptions } from '../agent/subagent.js';
 import { Slots } from '../agent/slots.js';
 import * as z from '../core/schema.js';
 import type { ToolSet } from '../core/tools.js';
@@ -11,7 +12,7 @@ export interface TaskToolOptions extends SubagentOptions {
   maxParallel?: number;
 }
 
-function taskSchema(types: readonly SubagentType[]) {
+function taskSchema(types: readonly AgentDefinition[]) {
   const names = types.map((t) => t.name) as [string, ...string[]];
   return z.object({
     description: z.string().check(z.minLength(1), z.describe('What the subagent does, in 3-5 words.')),
@@ -20,7 +21,7 @@ function taskSchema(types: readonly SubagentType[]) {
   });
 }
 
-function description(types: readonly SubagentType[]): string {
+function description(types: readonly AgentDefinition[]): string {
   const list = types.map((t) => `- ${t.name}: ${t.description.replace(/\s+/g, ' ').trim()}`).join('\n');
   return (
     'Starts a subagent with a fresh context on a self-contained part of the task and returns its final answer. ' +
@@ -30,7 +31,7 @@ function description(types: readonly SubagentType[]): string {
 }
 
 /** The parent's tools narrowed to what the type may use, never Task: a subagent cannot start subagents. */
-function narrowed(set: ToolSet, type: SubagentType): ToolSet {
+function narrowed(set: ToolSet, type: AgentDefinition): ToolSet {
   const kept = (name: string) => name !== TASK && (!type.tools || type.tools.includes(name));
   return filterTools(set, kept, (name) => `${name} is not available to this subagent.`);
 }
