@@ -5,10 +5,10 @@ import type { TranscriptWriter } from '../agent/transcript.js';
 import { blocksOf, textOf, type Message } from '../core/messages.js';
 import { outcomeText, type ToolSet } from '../core/tools.js';
 import { afterEach } from '../tools/compose.js';
-import { createHooks, HOOK_REFUSED, withHooks, type HookRun, type HookSettings, type Hooks } from '../tools/hooks/index.js';
+import { HOOK_REFUSED, hookRunner, toolHooks, withHooks, type HookContext, type HookRun, type HookSettings } from '../tools/hooks/index.js';
+import { sessionHookEvents, type SessionHookEvents } from './hook-events.js';
 import type { TaskEvents } from './events.js';
 import type { Wrap } from '../sandbox/types.js';
-import type { HookContext } from '../tools/hooks/hooks.js';
 
 export interface TaskHookOptions {
   settings: HookSettings;
@@ -69,7 +69,7 @@ function withContext(messages: Message[], context: string): void {
 }
 
 /** Stop and SubagentStop: a hook may end the loop, send the model on with its feedback, or let it finish. */
-function endHook(event: 'Stop' | 'SubagentStop', run: Hooks['stop']): NonNullable<LoopHooks['onEnd']> {
+function endHook(event: 'Stop' | 'SubagentStop', run: SessionHookEvents['stop']): NonNullable<LoopHooks['onEnd']> {
   return async (text, again, signal) => {
     const verdict = await run(text, again, signal);
     if (verdict.stop !== undefined)
@@ -81,7 +81,7 @@ function endHook(event: 'Stop' | 'SubagentStop', run: Hooks['stop']): NonNullabl
 /** The hooks of settings that configure some (task-tools loads this module only then). */
 export async function taskHooks(o: TaskHookOptions): Promise<TaskHooks> {
   const wrap = await o.wrap;
-  const hooks: Hooks = createHooks(o.settings, {
+  const runner = hookRunner(o.settings, {
     cwd: o.cwd,
     env: o.env,
     ...(wrap ? { wrap } : {}),
@@ -91,14 +91,16 @@ export async function taskHooks(o: TaskHookOptions): Promise<TaskHooks> {
     onRun: (run) => recordRun(o, run),
     log: (message) => o.events?.onNotice?.(message),
   });
+  const tools = toolHooks(runner);
+  const hooks = sessionHookEvents(runner);
   let stopped: string | null = null;
   const stop = (reason: string | undefined) => (stopped ??= reason ?? null);
   return {
-    tools: (set) => reportingRefusals(withHooks(set, hooks), o.events),
+    tools: (set) => reportingRefusals(withHooks(set, tools), o.events),
     stops: [
       () =>
-        (hooks.stopRequested() ?? stopped) !== null
-          ? { conclusion: 'stopped', reason: `a hook ended the run: ${hooks.stopRequested() ?? stopped}` }
+        (runner.stopped ?? stopped) !== null
+          ? { conclusion: 'stopped', reason: `a hook ended the run: ${runner.stopped ?? stopped}` }
           : null,
     ],
     loop: {

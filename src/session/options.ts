@@ -7,7 +7,7 @@ import type { LoopSettings } from '../config/loop-settings.js';
 import type { TaskEvents } from './events.js';
 import type { HookSettings } from '../tools/hooks/index.js';
 import type { CommandWrap } from '../core/confine.js';
-import type { HookContext } from '../tools/hooks/hooks.js';
+import type { HookContext } from '../tools/hooks/index.js';
 import type { RuleLists } from '../tools/permissions/rules.js';
 import type { CredentialFileRules } from '../tools/workspace.js';
 import type { Skill } from '../extensions/index.js';

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { ToolCall, ToolOutcome, ToolSet, ToolSpec } from '../../../src/core/tools.js';
 import { toolEnvironment } from '../../../src/tools/env.js';
-import { createHooks, withHooks, type HookRun, type Hooks, type HookSettings } from '../../../src/tools/hooks/index.js';
+import { hookRunner, toolHooks, withHooks, type HookRun, type HookSettings, type ToolHooks } from '../../../src/tools/hooks/index.js';
 
 /** A ToolSet that records what reaches it and answers with a fixed outcome. */
 class RecordingToolSet implements ToolSet {
@@ -43,8 +43,8 @@ async function script(name: string, body: string): Promise<string> {
   return file;
 }
 
-function hooksOf(settings: HookSettings): Hooks {
-  return createHooks(settings, {
+function hooksOf(settings: HookSettings): ToolHooks {
+  const runner = hookRunner(settings, {
     cwd: dir,
     env: toolEnvironment(process.env),
     sessionId: 'session-1',
@@ -52,6 +52,7 @@ function hooksOf(settings: HookSettings): Hooks {
     onRun: (run) => runs.push(run),
     log: (message) => logs.push(message),
   });
+  return toolHooks(runner);
 }
 
 const pre = (command: string, matcher?: string, timeout?: number): HookSettings => ({

@@ -1,8 +1,11 @@
-// The hooks API: settings schema, the session-level events, and the ToolSet wrapper for tool events.
+// The hooks API: settings schema, the runner of one event's hooks, and the ToolSet wrapper for the
+// tool events (the session's events are in session/hook-events.ts).
 export { anyHooks, CommandHookSchema, HOOK_EVENTS, HookMatcherSchema, HooksSchema } from './schema.js';
 export type { CommandHook, HookEvent, HookMatcher, HookSettings } from './schema.js';
-export { createHooks, DEFAULT_HOOK_TIMEOUT_S, HOOK_REFUSED, quoteCommand } from './hooks.js';
-export type { HookContext, HookRun, Hooks, PostToolUseResult, PreToolUseResult, PromptResult, StopResult } from './hooks.js';
+export { blockedReasons, DEFAULT_HOOK_TIMEOUT_S, HOOK_REFUSED, HookRunner, joined, quoteCommand, stopOf } from './runner.js';
+export type { HookContext, HookRun, Ran } from './runner.js';
+export { hookRunner, toolHooks } from './hooks.js';
+export type { PostToolUseResult, PreToolUseResult, ToolHooks } from './hooks.js';
 export { withHooks } from './with-hooks.js';
 export { decideHookResult, HookOutputSchema, parseHookStdout } from './decision.js';
 export type { HookDecision, HookOutput } from './decision.js';

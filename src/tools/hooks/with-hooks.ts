@@ -1,5 +1,6 @@
 import type { ToolCall, ToolOutcome, ToolSet } from '../../core/tools.js';
-import { HOOK_REFUSED, type Hooks } from './hooks.js';
+import type { ToolHooks } from './hooks.js';
+import { HOOK_REFUSED } from './runner.js';
 
 /** Notes for the model after a tool's own output, so the output keeps its shape. */
 function appendNotes(outcome: ToolOutcome, notes: string[]): ToolOutcome {
@@ -28,7 +29,7 @@ function errorText(error: unknown): string {
  *
  * Permission rules wrap outside this set, so a hook's `allow` never overrides a deny rule.
  */
-export function withHooks(set: ToolSet, hooks: Hooks): ToolSet {
+export function withHooks(set: ToolSet, hooks: ToolHooks): ToolSet {
   return {
     specs: () => set.specs(),
     isReadOnly: (name) => set.isReadOnly(name),

@@ -1,17 +1,19 @@
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { ToolCall, ToolOutcome, ToolSet, ToolSpec } from '../../../src/core/tools.js';
-import { toolEnvironment } from '../../../src/tools/env.js';
+import type { ToolCall, ToolOutcome, ToolSet, ToolSpec } from '../../src/core/tools.js';
+import { toolEnvironment } from '../../src/tools/env.js';
+import { sessionHookEvents, type SessionHookEvents } from '../../src/session/hook-events.js';
 import {
-  createHooks,
+  hookRunner,
+  toolHooks,
   withHooks,
   type HookContext,
   type HookEvent,
   type HookRun,
-  type Hooks,
   type HookSettings,
-} from '../../../src/tools/hooks/index.js';
+  type ToolHooks,
+} from '../../src/tools/hooks/index.js';
 
 class OkToolSet implements ToolSet {
   specs(): readonly ToolSpec[] {
@@ -49,8 +51,9 @@ async function script(name: string, body: string): Promise<string> {
   return file;
 }
 
-function hooksOf(settings: HookSettings, extra: Partial<HookContext> = {}): Hooks {
-  return createHooks(settings, {
+/** Both halves over one runner, as a session wires them: a stop asked by either is seen by both. */
+function hooksOf(settings: HookSettings, extra: Partial<HookContext> = {}): ToolHooks & SessionHookEvents {
+  const runner = hookRunner(settings, {
     cwd: dir,
     env: toolEnvironment(process.env),
     sessionId: 'session-1',
@@ -59,6 +62,7 @@ function hooksOf(settings: HookSettings, extra: Partial<HookContext> = {}): Hook
     log: (message) => logs.push(message),
     ...extra,
   });
+  return { ...toolHooks(runner), ...sessionHookEvents(runner) };
 }
 
 const one = (event: HookEvent, ...commands: string[]): HookSettings => ({
