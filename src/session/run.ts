@@ -101,7 +101,7 @@ function systemFor(
 }
 
 /** The caller's signal, also aborted when the workspace fails to become ready. */
-function stopWhenNotReady(o: TaskOptions): AbortSignal {
+function stopWhenNotReady(o: Pick<TaskOptions, 'ready' | 'signal'>): AbortSignal {
   if (!o.ready) return o.signal;
   const failed = new AbortController();
   o.ready.catch((error: unknown) => failed.abort(error));
@@ -109,7 +109,7 @@ function stopWhenNotReady(o: TaskOptions): AbortSignal {
 }
 
 /** The verify command of the settings, run when the model ends; null when none is set. */
-function verifyFor(o: TaskOptions, workspace: Workspace): Verification | null {
+function verifyFor(o: Pick<TaskOptions, 'settings' | 'env' | 'wrap' | 'transcript' | 'events'>, workspace: Workspace): Verification | null {
   const { settings } = o;
   if (!settings.verify) return null;
   return verification({

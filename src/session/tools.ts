@@ -21,15 +21,35 @@ export interface TaskToolsContext {
   onWrite: (path: string) => void;
 }
 
+/** What the run's tool set is built from: the session's options that concern tools, no more. */
+export type ToolOptions = Pick<
+  TaskOptions,
+  | 'settings'
+  | 'model'
+  | 'env'
+  | 'rules'
+  | 'narrow'
+  | 'hooks'
+  | 'launchHook'
+  | 'wrap'
+  | 'agents'
+  | 'modelFor'
+  | 'skills'
+  | 'extraTools'
+  | 'tools'
+  | 'transcript'
+  | 'events'
+>;
+
 /** The hooks' code (and its process handling) loads only for a run that configures some. */
-async function hooksFor(o: TaskOptions, cwd: string, env: Record<string, string>) {
+async function hooksFor(o: ToolOptions, cwd: string, env: Record<string, string>) {
   if (!o.hooks || !anyHooks(o.hooks)) return null;
   const { taskHooks } = await import('./hooks.js');
   return taskHooks({ settings: o.hooks, cwd, env, wrap: o.wrap, launch: o.launchHook, transcript: o.transcript, events: o.events });
 }
 
 /** The rules, the hooks, and the tools they guard: built-in, subagents. */
-export async function taskTools(o: TaskOptions, c: TaskToolsContext) {
+export async function taskTools(o: ToolOptions, c: TaskToolsContext) {
   const rules = await loadRules(o.rules ?? defaultRules(o.settings));
   // A command that names its tools narrows the run to them, on top of every other rule.
   const narrow = o.narrow ? await loadRules({ allow: [{ source: 'the command', rules: o.narrow }] }) : null;
