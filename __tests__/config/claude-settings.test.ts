@@ -30,7 +30,13 @@ describe('parseClaudeSettings: honoured keys', () => {
 
   test('an empty object gives empty lists and no MCP switch', () => {
     const s = parse({});
-    expect(s).toEqual({ permissions: { allow: [], deny: [], ask: [] }, hooks: {}, enabledMcpjsonServers: [] });
+    expect(s).toEqual({
+      permissions: { allow: [], deny: [], ask: [] },
+      hooks: {},
+      env: {},
+      enabledMcpjsonServers: [],
+      disabledMcpjsonServers: [],
+    });
     expect('enableAllProjectMcpServers' in s).toBe(false);
   });
 
@@ -64,7 +70,6 @@ describe('parseClaudeSettings: keys without effect', () => {
     const s = parse(
       {
         $schema: 'https://json.schemastore.org/claude-code-settings.json',
-        env: { FOO: '1' },
         model: 'opus',
         statusLine: { type: 'command', command: 'x' },
         apiKeyHelper: './key.sh',
@@ -76,7 +81,7 @@ describe('parseClaudeSettings: keys without effect', () => {
     expect(s.permissions.allow).toEqual(['Read']);
     expect(logs).toHaveLength(1);
     expect(logs[0]).toContain(SOURCE);
-    for (const key of ['$schema', 'env', 'model', 'statusLine', 'apiKeyHelper', 'somethingNew']) expect(logs[0]).toContain(key);
+    for (const key of ['$schema', 'model', 'statusLine', 'apiKeyHelper', 'somethingNew']) expect(logs[0]).toContain(key);
     expect(logs[0]).toContain('permissions.defaultMode');
     expect(logs[0]).toContain('permissions.additionalDirectories');
     expect(logs[0]).not.toMatch(/permissions\.allow|hooks/);
@@ -86,6 +91,79 @@ describe('parseClaudeSettings: keys without effect', () => {
     const logs: string[] = [];
     parse({ permissions: { allow: [] }, hooks: {}, enableAllProjectMcpServers: true, enabledMcpjsonServers: [] }, logs);
     expect(logs).toEqual([]);
+  });
+});
+
+describe('parseClaudeSettings: what Claude Code has and this product skips', () => {
+  test('events and handler types not run here are skipped and named in the log line; the rest is kept', () => {
+    const logs: string[] = [];
+    const s = parse(
+      {
+        hooks: {
+          Notification: [{ hooks: [{ type: 'command', command: 'notify-send hi' }] }],
+          PermissionRequest: [{ hooks: [{ type: 'command', command: 'x' }] }],
+          PreToolUse: [
+            {
+              matcher: 'Bash',
+              hooks: [
+                { type: 'prompt', prompt: 'is this ok?' },
+                { type: 'command', command: './guard.sh' },
+              ],
+            },
+          ],
+        },
+      },
+      logs,
+    );
+    expect(s.hooks).toEqual({ PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: './guard.sh' }] }] });
+    expect(logs).toEqual([
+      `${SOURCE}: ignoring settings agent-action does not use: Notification hooks, PermissionRequest hooks, prompt hook in PreToolUse`,
+    ]);
+  });
+
+  test('a matcher that is not a valid regular expression is kept (it matches every call: a guard never fails open)', () => {
+    const s = parse({ hooks: { PostToolUse: [{ matcher: 'Bash(', hooks: [{ type: 'command', command: 'true' }] }] } });
+    expect(s.hooks.PostToolUse?.[0]?.matcher).toBe('Bash(');
+  });
+
+  test('http hooks, exec-form args, if and the keys Claude Code adds are kept', () => {
+    const hooks = {
+      PreToolUse: [
+        {
+          matcher: 'Edit, Write',
+          hooks: [
+            {
+              type: 'command',
+              command: 'node',
+              args: ['${CLAUDE_PROJECT_DIR}/hooks/check.js', '--strict'],
+              if: 'Edit(src/**)',
+              statusMessage: 'checking',
+            },
+            {
+              type: 'http',
+              url: 'http://127.0.0.1:9/hook',
+              headers: { Authorization: 'Bearer $TOKEN' },
+              allowedEnvVars: ['TOKEN'],
+              timeout: 5,
+            },
+          ],
+        },
+      ],
+    };
+    expect(parse({ hooks }).hooks).toEqual(hooks);
+  });
+
+  test('env, disableAllHooks and disabledMcpjsonServers are honoured, not logged', () => {
+    const logs: string[] = [];
+    const s = parse({ env: { NODE_ENV: 'test' }, disableAllHooks: true, disabledMcpjsonServers: ['db'] }, logs);
+    expect(s.env).toEqual({ NODE_ENV: 'test' });
+    expect(s.disableAllHooks).toBe(true);
+    expect(s.disabledMcpjsonServers).toEqual(['db']);
+    expect(logs).toEqual([]);
+  });
+
+  test('env values must be strings', () => {
+    expect(failureOf({ env: { PORT: 3000 } }).message).toBe(`${SOURCE}: env.PORT: expected a string value`);
   });
 });
 
@@ -117,24 +195,24 @@ describe('parseClaudeSettings: malformed input names the source, the key and the
     expect(failureOf({ permissions: ['Bash'] }).message).toBe(`${SOURCE}: permissions: expected an object`);
   });
 
-  test('a hook of another type than command', () => {
-    const e = failureOf({ hooks: { PreToolUse: [{ hooks: [{ type: 'prompt', prompt: 'is this ok?' }] }] } });
-    expect(e.message).toContain(`${SOURCE}: hooks.PreToolUse[0].hooks[0].type: only "command" hooks are supported`);
-  });
-
   test('a hook without its command', () => {
     const e = failureOf({ hooks: { Stop: [{ hooks: [{ type: 'command' }] }] } });
     expect(e.message).toBe(`${SOURCE}: hooks.Stop[0].hooks[0].command: required`);
   });
 
-  test('a matcher that is not a regular expression', () => {
-    const e = failureOf({ hooks: { PostToolUse: [{ matcher: 'Bash(', hooks: [] }] } });
-    expect(e.message).toBe(`${SOURCE}: hooks.PostToolUse[0].matcher: matcher is not a valid regular expression`);
+  test('an http hook whose url is not http(s)', () => {
+    const e = failureOf({ hooks: { PostToolUse: [{ hooks: [{ type: 'http', url: 'file:///etc/passwd' }] }] } });
+    expect(e.message).toBe(`${SOURCE}: hooks.PostToolUse[0].hooks[0].url: url must be an http or https URL`);
   });
 
-  test('an unknown hook event', () => {
-    const e = failureOf({ hooks: { BeforeEverything: [] } });
-    expect(e.message).toMatch(new RegExp(`^${escape(SOURCE)}: hooks\\.BeforeEverything: unknown hook event; events: PreToolUse, `));
+  test('exec-form args that are not strings', () => {
+    const e = failureOf({ hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: 'node', args: ['x', 1] }] }] } });
+    expect(e.message).toBe(`${SOURCE}: hooks.PreToolUse[0].hooks[0].args[1]: args must be strings`);
+  });
+
+  test('an event whose groups are not an array', () => {
+    const e = failureOf({ hooks: { Stop: { hooks: [] } } });
+    expect(e.message).toBe(`${SOURCE}: hooks.Stop: expected an array of matcher groups`);
   });
 
   test('wrong MCP key types', () => {
@@ -151,7 +229,3 @@ describe('parseClaudeSettings: malformed input names the source, the key and the
     ]);
   });
 });
-
-function escape(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}

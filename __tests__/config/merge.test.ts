@@ -10,8 +10,10 @@ describe('mergeSettings', () => {
       allow: [],
       deny: [],
       hooks: {},
+      env: {},
       enableAllProjectMcpServers: false,
       enabledMcpjsonServers: [],
+      disabledMcpjsonServers: [],
       sources: [],
     });
   });
@@ -53,6 +55,36 @@ describe('mergeSettings', () => {
       { source: INPUT, settings: settings({ hooks: { PreToolUse: [inputHook], Stop: [stopHook] } }) },
     ]);
     expect(merged.hooks).toEqual({ PreToolUse: [repoHook, inputHook], Stop: [stopHook] });
+  });
+
+  test('env: later sources win per variable', () => {
+    const merged = mergeSettings([
+      { source: REPO, settings: settings({ env: { NODE_ENV: 'test', CI: '1' } }) },
+      { source: INPUT, settings: settings({ env: { NODE_ENV: 'production' } }) },
+    ]);
+    expect(merged.env).toEqual({ NODE_ENV: 'production', CI: '1' });
+  });
+
+  test('disableAllHooks: true clears the hooks of every source; a later false turns them back on', () => {
+    const hook = { hooks: [{ type: 'command', command: 'check' }] };
+    const off = mergeSettings([
+      { source: REPO, settings: settings({ hooks: { Stop: [hook] } }) },
+      { source: INPUT, settings: settings({ disableAllHooks: true, hooks: { PreToolUse: [hook] } }) },
+    ]);
+    expect(off.hooks).toEqual({});
+    const on = mergeSettings([
+      { source: REPO, settings: settings({ disableAllHooks: true, hooks: { Stop: [hook] } }) },
+      { source: INPUT, settings: settings({ disableAllHooks: false }) },
+    ]);
+    expect(on.hooks).toEqual({ Stop: [hook] });
+  });
+
+  test('disabledMcpjsonServers: the union of all sources', () => {
+    const merged = mergeSettings([
+      { source: REPO, settings: settings({ disabledMcpjsonServers: ['db'] }) },
+      { source: INPUT, settings: settings({ disabledMcpjsonServers: ['db', 'web'] }) },
+    ]);
+    expect(merged.disabledMcpjsonServers).toEqual(['db', 'web']);
   });
 
   test('mergeHooks leaves out events no source has', () => {

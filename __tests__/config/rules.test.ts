@@ -16,6 +16,8 @@ function trusted(allow: string[]): TrustedSettings {
     hooks: {},
     enableAllProjectMcpServers: false,
     enabledMcpjsonServers: [],
+    disabledMcpjsonServers: [],
+    env: {},
     sources: ['.claude/settings.json'],
   };
 }

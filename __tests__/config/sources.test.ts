@@ -1,3 +1,4 @@
+import type { ClaudeSettings } from '../../src/config/claude-settings.js';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -64,7 +65,9 @@ describe('loadRepoSettings', () => {
     expect(loaded?.settings).toEqual({
       permissions: { allow: ['Read'], deny: ['Bash(curl:*)'], ask: [] },
       hooks: {},
+      env: {},
       enabledMcpjsonServers: [],
+      disabledMcpjsonServers: [],
     });
     const contents = sim.requests.filter((r) => r.path.includes('/contents/'));
     expect(contents).toHaveLength(1);
@@ -108,10 +111,10 @@ describe('loadRepoSettings', () => {
   });
 
   test('unknown keys are logged once with the source', async () => {
-    const { gh } = await start({ main: { '.claude/settings.json': '{"env": {}, "model": "opus"}' } });
+    const { gh } = await start({ main: { '.claude/settings.json': '{"env": {}, "model": "opus", "statusLine": {}}' } });
     const logs: string[] = [];
     await loadRepoSettings(gh, where, 'main', (m) => logs.push(m));
-    expect(logs).toEqual(['.claude/settings.json (branch main): ignoring settings agent-action does not use: env, model']);
+    expect(logs).toEqual(['.claude/settings.json (branch main): ignoring settings agent-action does not use: model, statusLine']);
   });
 });
 
@@ -141,8 +144,8 @@ describe('settingsInput', () => {
   });
 
   test('malformed inline JSON fails naming the input', () => {
-    expect(() => settingsInput('{"hooks": {"Nope": []}}', '/nowhere', readFile, () => {})).toThrow(
-      /^settings input: hooks\.Nope: unknown hook event/,
+    expect(() => settingsInput('{"hooks": {"Stop": [{"hooks": [{"type": "command"}]}]}}', '/nowhere', readFile, () => {})).toThrow(
+      /^settings input: hooks\.Stop\[0\]\.hooks\[0\]\.command: required$/,
     );
   });
 
@@ -213,6 +216,6 @@ function perms(allow: string[] = [], deny: string[] = [], ask: string[] = []): {
   return { allow, deny, ask };
 }
 
-function emptySettings(): { permissions: ReturnType<typeof perms>; hooks: object; enabledMcpjsonServers: string[] } {
-  return { permissions: perms(), hooks: {}, enabledMcpjsonServers: [] };
+function emptySettings(): ClaudeSettings {
+  return { permissions: perms(), hooks: {}, env: {}, enabledMcpjsonServers: [], disabledMcpjsonServers: [] };
 }

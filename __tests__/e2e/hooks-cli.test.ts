@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startAnthropicServer, type AnthropicServer } from '../../test-support/anthropic-server.js';
 import { childEnv, cleanHome, makeRepo, runCli } from '../../test-support/cli-process.js';
@@ -134,4 +134,66 @@ describe('hooks through the CLI (dist/cli/index.js), with real hook scripts', ()
     ]);
     expect(JSON.parse(r.stdout)).toMatchObject({ conclusion: 'success', result: 'All done.' });
   });
+
+  it.each([['off'], ['strict']])(
+    'settings env reaches Bash and hooks (sandbox %s); exec-form args and if work; disableAllHooks in the local file turns hooks off',
+    async (sandbox) => {
+      server = await startAnthropicServer({
+        requireApiKey: KEY,
+        script: [
+          tool('Bash', { command: 'printenv AGENT_FLAVOUR > bash.txt' }),
+          tool('Bash', { command: 'git status --short' }),
+          text('ok'),
+        ],
+      });
+      const home = await cleanHome();
+      const record = '#!/bin/bash\necho "$1:$AGENT_FLAVOUR:$(' + field('j.tool_input.command') + ')" >> hook.txt\n';
+      const settings = {
+        env: { AGENT_FLAVOUR: 'mint' },
+        hooks: {
+          PreToolUse: [
+            {
+              matcher: 'Bash',
+              hooks: [
+                { type: 'command', command: 'bash', args: ['${CLAUDE_PROJECT_DIR}/.claude/hooks/record.sh', 'every call'] },
+                {
+                  type: 'command',
+                  command: 'bash',
+                  args: ['${CLAUDE_PROJECT_DIR}/.claude/hooks/record.sh', 'git only'],
+                  if: 'Bash(git *)',
+                },
+              ],
+            },
+          ],
+        },
+      };
+      const repo = await makeRepo(
+        { 'README.md': 'x\n', '.claude/settings.json': JSON.stringify(settings), '.claude/hooks/record.sh': record },
+        home,
+      );
+      const env = childEnv(home, { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: server.url });
+      const r = await runCli(['--cwd', repo, '--sandbox', sandbox, '--json', 'go'], env);
+      expect(r.code).toBe(0);
+      expect(readFileSync(join(repo, 'bash.txt'), 'utf8')).toBe('mint\n');
+      // The hooks of one call run together: their lines may come in either order.
+      expect(readFileSync(join(repo, 'hook.txt'), 'utf8').trim().split('\n').sort()).toEqual([
+        'every call:mint:git status --short',
+        'every call:mint:printenv AGENT_FLAVOUR > bash.txt',
+        'git only:mint:git status --short',
+      ]);
+
+      const off = JSON.stringify({ disableAllHooks: true });
+      const again = await startAnthropicServer({
+        requireApiKey: KEY,
+        script: [tool('Bash', { command: 'git status --short' }), text('ok')],
+      });
+      await server.close();
+      server = again;
+      rmSync(join(repo, 'hook.txt'));
+      writeFileSync(join(repo, '.claude/settings.local.json'), off);
+      const q = await runCli(['--cwd', repo, '--sandbox', sandbox, '--json', 'go'], { ...env, ANTHROPIC_BASE_URL: again.url });
+      expect(q.code).toBe(0);
+      expect(existsSync(join(repo, 'hook.txt'))).toBe(false);
+    },
+  );
 });

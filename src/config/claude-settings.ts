@@ -1,11 +1,12 @@
 /**
  * Claude Code's settings file (`.claude/settings.json` and friends), reduced to the keys this
- * project honours: permission rules, hooks and the project MCP server switches. Everything else
- * Claude Code knows (env, model, statusLine, ...) is accepted and named in one log line, so a
- * repository set up for Claude Code works unchanged while its owner can see what has no effect.
+ * project honours: permission rules, hooks, `env`, and the project MCP server switches. Everything
+ * else Claude Code knows (model, statusLine, ...) is accepted and named in one log line, as are
+ * hook events and handler types this project does not run, so a repository set up for Claude Code
+ * works unchanged while its owner can see what has no effect.
  */
 import * as z from '../core/schema.js';
-import { HOOK_EVENTS, HooksSchema, type HookSettings } from '../tools/hooks/schema.js';
+import { HooksSchema, readHooks, type HookSettings } from '../tools/hooks/schema.js';
 
 /** A settings file (or the settings input) that cannot be used; callers map it to conclusion `error` / CLI exit 2. */
 export class SettingsFileError extends Error {
@@ -24,7 +25,16 @@ const RULES_ERROR = 'expected an array of strings';
 const Rules = z._default(z.array(z.string({ error: 'expected a string' }), { error: RULES_ERROR }), []);
 
 const HONOURED_PERMISSIONS = ['allow', 'deny', 'ask'] as const;
-const HONOURED_KEYS = ['permissions', 'hooks', 'enableAllProjectMcpServers', 'enabledMcpjsonServers'] as const;
+const HONOURED_KEYS = [
+  'permissions',
+  'hooks',
+  'disableAllHooks',
+  'env',
+  'enableAllProjectMcpServers',
+  'enabledMcpjsonServers',
+  'disabledMcpjsonServers',
+] as const;
+const Names = z._default(z.array(z.string({ error: 'expected a string' }), { error: RULES_ERROR }), []);
 
 /** Loose objects keep unknown keys so that they can be listed in the log line instead of vanishing silently. */
 export const ClaudeSettingsSchema = z.looseObject(
@@ -35,8 +45,11 @@ export const ClaudeSettingsSchema = z.looseObject(
       ask: [],
     }),
     hooks: z._default(HooksSchema, {}),
+    disableAllHooks: z.optional(z.boolean({ error: 'expected true or false' })),
+    env: z._default(z.record(z.string(), z.string({ error: 'expected a string value' }), { error: 'expected an object of strings' }), {}),
     enableAllProjectMcpServers: z.optional(z.boolean({ error: 'expected true or false' })),
-    enabledMcpjsonServers: z._default(z.array(z.string({ error: 'expected a string' }), { error: RULES_ERROR }), []),
+    enabledMcpjsonServers: Names,
+    disabledMcpjsonServers: Names,
   },
   { error: 'expected a JSON object' },
 );
@@ -45,8 +58,14 @@ export const ClaudeSettingsSchema = z.looseObject(
 export interface ClaudeSettings {
   permissions: { allow: string[]; deny: string[]; ask: string[] };
   hooks: HookSettings;
+  /** Unset stays undefined, so that merging can tell it from false. */
+  disableAllHooks?: boolean;
+  /** Variables for Bash, hooks and MCP servers (the settings are trusted). */
+  env: Record<string, string>;
   enableAllProjectMcpServers?: boolean;
   enabledMcpjsonServers: string[];
+  /** Wins over enableAllProjectMcpServers and enabledMcpjsonServers, as in Claude Code. */
+  disabledMcpjsonServers: string[];
 }
 
 /** The rules that refuse a call: `ask` ones too, since a headless run has nobody to ask. */
@@ -65,15 +84,23 @@ export function parseClaudeSettings(text: string, source: string, log: (m: strin
   if (!result.success) {
     throw new SettingsFileError(source, result.error.issues.map((issue) => `${source}: ${describeIssue(issue)}`).join('\n'));
   }
-  const { permissions, hooks, enableAllProjectMcpServers, enabledMcpjsonServers } = result.data;
-  const ignored = ignoredKeys(result.data);
+  const { permissions, enableAllProjectMcpServers, enabledMcpjsonServers, disabledMcpjsonServers, disableAllHooks, env } = result.data;
+  const hooks = readHooks(result.data.hooks);
+  if (hooks.problems.length > 0) {
+    const lines = hooks.problems.map((p) => `${source}: ${keyPath(['hooks', ...p.path])}: ${p.message.replace(/^Invalid input: /, '')}`);
+    throw new SettingsFileError(source, lines.join('\n'));
+  }
+  const ignored = [...ignoredKeys(result.data), ...hooks.skipped];
   if (ignored.length > 0) log(`${source}: ignoring settings agent-action does not use: ${ignored.join(', ')}`);
   const settings: ClaudeSettings = {
     permissions: { allow: permissions.allow, deny: permissions.deny, ask: permissions.ask },
-    hooks,
+    hooks: hooks.hooks,
+    env,
     enabledMcpjsonServers,
+    disabledMcpjsonServers,
   };
   if (enableAllProjectMcpServers !== undefined) settings.enableAllProjectMcpServers = enableAllProjectMcpServers;
+  if (disableAllHooks !== undefined) settings.disableAllHooks = disableAllHooks;
   return settings;
 }
 
@@ -115,12 +142,7 @@ export function keyPath(path: readonly PropertyKey[]): string {
 }
 
 function describeIssue(issue: z.core.$ZodIssue): string {
-  if (issue.code === 'unrecognized_keys') {
-    // Only `hooks` is a closed record here (its keys are event names); zod's own message would not list the events.
-    const where = keyPath(issue.path);
-    const keys = issue.keys.map((k) => keyPath([...issue.path, k])).join(', ');
-    return where === 'hooks' ? `${keys}: unknown hook event; events: ${HOOK_EVENTS.join(', ')}` : `${keys}: unknown key`;
-  }
+  if (issue.code === 'unrecognized_keys') return `${issue.keys.map((k) => keyPath([...issue.path, k])).join(', ')}: unknown key`;
   if (issue.code === 'invalid_type' && issue.input === undefined) return `${keyPath(issue.path)}: required`;
   return `${keyPath(issue.path)}: ${issue.message.replace(/^Invalid input: /, '')}`;
 }

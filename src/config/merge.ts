@@ -18,8 +18,11 @@ export interface TrustedSettings {
   /** `permissions.deny` and `permissions.ask` of every source: a headless run has nobody to ask. */
   deny: SourcedRule[];
   hooks: HookSettings;
+  /** The settings' `env`, later sources' values winning: for Bash, hooks and MCP servers. */
+  env: Record<string, string>;
   enableAllProjectMcpServers: boolean;
   enabledMcpjsonServers: string[];
+  disabledMcpjsonServers: string[];
   /** The sources merged, in order. */
   sources: string[];
 }
@@ -35,10 +38,13 @@ export function mergeSettings(sources: SettingsSource[]): TrustedSettings {
     allow: [],
     deny: [],
     hooks: {},
+    env: {},
     enableAllProjectMcpServers: false,
     enabledMcpjsonServers: [],
+    disabledMcpjsonServers: [],
     sources: [],
   };
+  let disableAllHooks = false;
   for (const { source, settings } of sources) {
     const sourced = (rules: string[], label: string): SourcedRule[] => rules.map((rule) => ({ rule, source: `${source} ${label}` }));
     const { allow, deny, ask } = settings.permissions;
@@ -50,8 +56,15 @@ export function mergeSettings(sources: SettingsSource[]): TrustedSettings {
     for (const name of settings.enabledMcpjsonServers) {
       if (!merged.enabledMcpjsonServers.includes(name)) merged.enabledMcpjsonServers.push(name);
     }
+    for (const name of settings.disabledMcpjsonServers) {
+      if (!merged.disabledMcpjsonServers.includes(name)) merged.disabledMcpjsonServers.push(name);
+    }
+    Object.assign(merged.env, settings.env);
+    if (settings.disableAllHooks !== undefined) disableAllHooks = settings.disableAllHooks;
     merged.sources.push(source);
   }
+  // `disableAllHooks: true` turns off every source's hooks; a later source's false turns them back on.
+  if (disableAllHooks) merged.hooks = {};
   return merged;
 }
 

@@ -17,6 +17,19 @@ export interface CommandWrap {
   readonly confine?: (paths: ConfinedPaths) => (argv: string[], extras?: WrapExtras) => string[];
 }
 
+/**
+ * The same wrap with variables set in every process it runs (the settings' `env`), beneath what
+ * each process adds itself; a sandbox's confinement is kept.
+ */
+export function withVariables(wrap: CommandWrap, variables: Readonly<Record<string, string>>): CommandWrap {
+  const add =
+    (inner: (argv: string[], extras?: WrapExtras) => string[]) =>
+    (argv: string[], extras?: WrapExtras): string[] =>
+      inner(argv, { ...extras, env: { ...variables, ...extras?.env } });
+  const { confine } = wrap;
+  return Object.assign(add(wrap), confine ? { confine: (paths: ConfinedPaths) => add(confine(paths)) } : {});
+}
+
 /** What one process adds to the sandbox it runs in (a hook's CLAUDE_PROJECT_DIR, trusted files bound over the workspace's). */
 export interface WrapExtras {
   /** More variables, set after the allowlisted ones. */

@@ -48,7 +48,7 @@ async function userPromptSubmit(runner: HookRunner, prompt: string, signal: Abor
 }
 
 async function sessionStart(runner: HookRunner, signal: AbortSignal): Promise<PromptResult> {
-  const runs = await runner.run('SessionStart', { source: 'startup' }, signal);
+  const runs = await runner.run('SessionStart', { source: 'startup' }, signal, 'startup');
   const stop = stopOf('SessionStart', runs);
   const additionalContext = joined(runs.map((r) => r.decision.additionalContext));
   return { ...(stop !== undefined ? { stop } : {}), ...(additionalContext ? { additionalContext } : {}) };
@@ -62,10 +62,10 @@ export function sessionHookEvents(runner: HookRunner): SessionHookEvents {
     subagentStop: (last, active, signal) => stopLike(runner, 'SubagentStop', last, active, signal),
     sessionStart: (signal) => sessionStart(runner, signal),
     async sessionEnd(reason, signal) {
-      await runner.run('SessionEnd', { reason }, signal);
+      await runner.run('SessionEnd', { reason }, signal, reason);
     },
     async preCompact(signal) {
-      const stop = stopOf('PreCompact', await runner.run('PreCompact', { trigger: 'auto', custom_instructions: '' }, signal));
+      const stop = stopOf('PreCompact', await runner.run('PreCompact', { trigger: 'auto', custom_instructions: '' }, signal, 'auto'));
       return stop !== undefined ? { stop } : {};
     },
   };

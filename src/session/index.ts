@@ -1,4 +1,5 @@
 import { ruleLists, type InputRules, type TrustedSettings } from '../config/index.js';
+import { withVariables } from '../core/confine.js';
 import type { Model } from '../core/model.js';
 import { lazyModel } from '../model/registry.js';
 import type { StdioParams } from '../tools/mcp/index.js';
@@ -51,6 +52,12 @@ export async function runSession(input: SessionInput): Promise<SessionResult> {
     made.set(id, client);
     return client;
   };
+  const variables = trusted.env;
+  if (Object.keys(variables).length > 0) {
+    // Inside a sandbox a process sees only what the sandbox sets: the settings' variables go with every command.
+    task.variables = variables;
+    if (task.wrap) task.wrap = task.wrap.then((wrap) => withVariables(wrap, variables));
+  }
   const mcp = servers ? await startServers(servers, trusted, task) : null;
   try {
     const rules = ruleLists(inputs, trusted, {
@@ -72,11 +79,16 @@ export async function runSession(input: SessionInput): Promise<SessionResult> {
   }
 }
 
-async function startServers(servers: SessionMcp, trusted: TrustedSettings, task: Pick<TaskOptions, 'env' | 'settings' | 'signal'>) {
+async function startServers(
+  servers: SessionMcp,
+  trusted: TrustedSettings,
+  task: Pick<TaskOptions, 'env' | 'variables' | 'settings' | 'signal'>,
+) {
   if (servers.sources.length === 0) return null;
   const launch = await servers.launcher?.();
   const mcp = await startMcp(servers.sources, trusted, {
     env: task.env,
+    ...(task.variables ? { variables: task.variables } : {}),
     cwd: servers.cwd,
     outputLimit: task.settings.toolOutputLimit,
     log: servers.log,

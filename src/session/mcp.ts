@@ -24,12 +24,15 @@ export interface StartedMcp {
  * (`enableAllProjectMcpServers`, or by name in `enabledMcpjsonServers`).
  */
 function enabled(config: McpConfig, trusted: TrustedSettings): McpConfig {
-  if (trusted.enableAllProjectMcpServers) return config;
-  return { servers: new Map([...config.servers].filter(([name]) => trusted.enabledMcpjsonServers.includes(name))) };
+  const on = (name: string) =>
+    !trusted.disabledMcpjsonServers.includes(name) && (trusted.enableAllProjectMcpServers || trusted.enabledMcpjsonServers.includes(name));
+  return { servers: new Map([...config.servers].filter(([name]) => on(name))) };
 }
 
 export interface StartMcpOptions {
   env: Readonly<Record<string, string | undefined>>;
+  /** The trusted settings' `env`: every stdio server gets it beneath its own configured env. */
+  variables?: Readonly<Record<string, string>>;
   cwd: string;
   outputLimit: number;
   log: (m: string) => void;
@@ -78,7 +81,8 @@ export async function startMcp(sources: readonly McpSource[], trusted: TrustedSe
   const configured = new Set(parsed.filter((p) => p.configured).flatMap((p) => [...p.config.servers.keys()]));
   const prefixes = serverPrefixes(servers.map((s) => s.name));
   const allow = servers.filter((s) => configured.has(s.name)).map((s) => `mcp__${prefixes.get(s.name) ?? s.name}`);
-  const tools = await startMcpServers(servers, {
+  const withVariables = servers.map((s) => (s.type === 'stdio' && o.variables ? { ...s, env: { ...o.variables, ...s.env } } : s));
+  const tools = await startMcpServers(withVariables, {
     env: o.env,
     log: o.log,
     outputLimit: o.outputLimit,

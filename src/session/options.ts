@@ -19,6 +19,8 @@ export interface TaskOptions {
   cwd: string;
   /** The environment the tools' own is built from (an allowlist of it, never its secrets). */
   env: NodeJS.ProcessEnv;
+  /** The trusted settings' `env`: set for Bash, hooks, verify and MCP servers, over the allowlisted environment. */
+  variables?: Readonly<Record<string, string>>;
   /** Refused to the tools as a whole: the runner keeps job credentials there. */
   runnerTemp?: string;
   /** Credentials files the tools refuse (those the environment names, gha-creds-*.json, text holding a key). */

@@ -109,14 +109,17 @@ function stopWhenNotReady(o: Pick<TaskOptions, 'ready' | 'signal'>): AbortSignal
 }
 
 /** The verify command of the settings, run when the model ends; null when none is set. */
-function verifyFor(o: Pick<TaskOptions, 'settings' | 'env' | 'wrap' | 'transcript' | 'events'>, workspace: Workspace): Verification | null {
+function verifyFor(
+  o: Pick<TaskOptions, 'settings' | 'env' | 'variables' | 'wrap' | 'transcript' | 'events'>,
+  workspace: Workspace,
+): Verification | null {
   const { settings } = o;
   if (!settings.verify) return null;
   return verification({
     command: settings.verify,
     attempts: settings.verifyAttempts,
     workspace,
-    env: toolEnvironment(o.env),
+    env: { ...toolEnvironment(o.env), ...o.variables },
     wrap: o.wrap,
     outputLimit: settings.toolOutputLimit,
     transcript: o.transcript,

@@ -6,7 +6,7 @@ import type { ToolSet } from '../core/tools.js';
 import { defaultRules, type TaskOptions } from './options.js';
 import { anyHooks } from '../tools/hooks/schema.js';
 import { toolEnvironment } from '../tools/env.js';
-import { loadRules } from '../tools/permissions/rules.js';
+import { loadRules, type Rules } from '../tools/permissions/rules.js';
 import { toolStack } from '../tools/stack.js';
 import { withPermissions } from '../tools/permissions/with-permissions.js';
 import { skillToolSet } from '../extensions/index.js';
@@ -32,6 +32,7 @@ export type ToolOptions = Pick<
   | 'hooks'
   | 'launchHook'
   | 'wrap'
+  | 'variables'
   | 'agents'
   | 'modelFor'
   | 'skills'
@@ -48,12 +49,21 @@ async function hooksFor(o: ToolOptions, cwd: string, env: Record<string, string>
   return taskHooks({ settings: o.hooks, cwd, env, wrap: o.wrap, launch: o.launchHook, transcript: o.transcript, events: o.events });
 }
 
+/** One line for the rules that name tools this product lacks: kept, they allow and deny nothing. */
+function noteUnknownTools(rules: Rules, notice: ((message: string) => void) | undefined): void {
+  const unknown = [...rules.allow, ...rules.deny].filter((r) => r.unknownTool);
+  if (unknown.length === 0 || !notice) return;
+  const listed = unknown.map((r) => `${r.text} (${r.source})`).join(', ');
+  notice(`rules for tools agent-action does not have allow and deny nothing: ${listed}`);
+}
+
 /** The rules, the hooks, and the tools they guard: built-in, subagents. */
 export async function taskTools(o: ToolOptions, c: TaskToolsContext) {
   const rules = await loadRules(o.rules ?? defaultRules(o.settings));
+  noteUnknownTools(rules, o.events?.onNotice);
   // A command that names its tools narrows the run to them, on top of every other rule.
   const narrow = o.narrow ? await loadRules({ allow: [{ source: 'the command', rules: o.narrow }] }) : null;
-  const env = toolEnvironment(o.env);
+  const env = { ...toolEnvironment(o.env), ...o.variables };
   const { workspace } = c;
   const hooks = await hooksFor(o, workspace.root, env);
   // The whole stack, known once built: a subagent's calls go through the same rules, hooks and tracking.

@@ -1,6 +1,6 @@
 import { mkdtemp, realpath } from 'node:fs/promises';
 import path from 'node:path';
-import type { HookSettings } from '../tools/hooks/schema.js';
+import { commandLine, type HookSettings } from '../tools/hooks/schema.js';
 import { fetchTrustedCommit, listTree, writeUnits } from './materialise.js';
 import { argvPaths, commandPaths } from './named-paths.js';
 import { TrustedCode } from './trusted-code.js';
@@ -26,7 +26,9 @@ export interface PrepareInput {
 
 /** Every command of the hook settings. */
 export function hookCommands(hooks: HookSettings): string[] {
-  return Object.values(hooks).flatMap((matchers) => (matchers ?? []).flatMap((m) => m.hooks.map((h) => h.command)));
+  return Object.values(hooks).flatMap((matchers) =>
+    (matchers ?? []).flatMap((m) => m.hooks.flatMap((h) => (h.type === 'command' ? [commandLine(h)] : []))),
+  );
 }
 
 /** Whether a run has trusted code to take from the trusted ref at all: most runs have none. */

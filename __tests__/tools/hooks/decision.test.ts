@@ -1,4 +1,10 @@
-import { decideHookResult, matcherMatches, parseHookStdout, type HookProcessResult } from '../../../src/tools/hooks/index.js';
+import {
+  decideHookResult,
+  matcherMatches,
+  matchingHooks,
+  parseHookStdout,
+  type HookProcessResult,
+} from '../../../src/tools/hooks/index.js';
 
 const result = (over: Partial<HookProcessResult>): HookProcessResult => ({
   exitCode: 0,
@@ -24,8 +30,54 @@ describe('matcherMatches', () => {
     ['mcp__.*', 'Read', false],
     ['^Notebook', 'NotebookEdit', true],
     ['Notebook.*', 'Edit', false],
+    ['Edit, Write', 'Write', true],
+    ['Edit,Write', 'Edit', true],
+    ['Edit, Write', 'MultiEdit', false],
+    ['Agent', 'Task', true],
+    ['Task', 'Task', true],
+    ['Agent|Bash', 'Task', true],
+    ['^Age', 'Task', true],
+    ['Bash(', 'Bash', true],
+    ['Bash(', 'Read', true],
   ])('%s against %s is %s', (matcher, tool, expected) => {
     expect(matcherMatches(matcher, tool)).toBe(expected);
+  });
+
+  it.each([
+    ['SessionStart', 'startup', 'startup', true],
+    ['SessionStart', 'resume|compact', 'startup', false],
+    ['SessionStart', 'startup, clear', 'startup', true],
+    ['SessionEnd', 'other', 'other', true],
+    ['SessionEnd', 'logout', 'other', false],
+    ['PreCompact', 'manual', 'auto', false],
+    ['Stop', 'anything', 'whatever', false],
+  ] as const)('%s: %s against %s is %s', (event, matcher, query, expected) => {
+    expect(matcherMatches(matcher, query, event)).toBe(expected);
+  });
+});
+
+describe('matchingHooks', () => {
+  const cmd = (command: string, extra: Record<string, unknown> = {}) => ({ type: 'command' as const, command, ...extra });
+
+  it('runs identical handlers once, in settings order, keeping ones that differ by if or args', () => {
+    const settings = {
+      PreToolUse: [
+        { matcher: 'Bash', hooks: [cmd('a'), cmd('b')] },
+        { matcher: '*', hooks: [cmd('a'), cmd('a', { if: 'Bash(git *)' }), cmd('a', { args: ['x'] })] },
+        { matcher: 'Read', hooks: [cmd('c')] },
+      ],
+    };
+    expect(matchingHooks(settings, 'PreToolUse', 'Bash')).toEqual([
+      cmd('a'),
+      cmd('b'),
+      cmd('a', { if: 'Bash(git *)' }),
+      cmd('a', { args: ['x'] }),
+    ]);
+  });
+
+  it('a session event without a query runs every group', () => {
+    const settings = { Stop: [{ matcher: 'x', hooks: [cmd('a')] }, { hooks: [cmd('b')] }] };
+    expect(matchingHooks(settings, 'Stop')).toEqual([cmd('a'), cmd('b')]);
   });
 });
 

@@ -1,4 +1,5 @@
 import { compileRules, loadRules, parseRuleList, PermissionRuleError, splitRuleList } from '../../../src/tools/permissions/rules.js';
+import { decide, offered } from '../../../src/tools/permissions/decide.js';
 
 describe('rule lists', () => {
   it('split at commas and newlines, trimming and skipping blanks', () => {
@@ -32,6 +33,38 @@ describe('rule lists', () => {
   });
 });
 
+describe("Claude Code's rules for tools this product lacks", () => {
+  it('are kept, marked, and never fail: WebFetch(domain:...), WebSearch, NotebookEdit', () => {
+    const rules = parseRuleList('WebFetch(domain:example.com), WebSearch, NotebookEdit(docs/*.ipynb), Read', 'permissions.allow');
+    expect(rules.map((r) => [r.tool, r.specifier, r.unknownTool])).toEqual([
+      ['WebFetch', 'domain:example.com', true],
+      ['WebSearch', undefined, true],
+      ['NotebookEdit', 'docs/*.ipynb', true],
+      ['Read', undefined, undefined],
+    ]);
+  });
+
+  it('allow and deny nothing: an unknown deny rule does not refuse a real tool, an unknown allow rule offers nothing', async () => {
+    const rules = await loadRules({
+      allow: [{ source: 'allowed-tools', rules: 'WebSearch, Read' }],
+      deny: [{ source: 'permissions.deny', rules: ['NotebookEdit', 'WebFetch(domain:evil.example)'] }],
+    });
+    expect(offered('Read', rules)).toBe(true);
+    expect(offered('WebSearch', rules)).toBe(true);
+    expect(offered('Edit', rules)).toBe(false);
+    expect(decide({ id: '1', name: 'Read', input: { file_path: 'a.txt' } }, rules, '/repo').allowed).toBe(true);
+  });
+
+  it('read Agent(...) as Task(...), the name Claude Code gives the subagent tool now', async () => {
+    const [rule] = parseRuleList('Agent(explorer)', 'allowed-tools');
+    expect(rule).toMatchObject({ tool: 'Task', specifier: 'explorer', text: 'Agent(explorer)' });
+    const rules = await loadRules({ allow: [{ source: 'allowed-tools', rules: 'Agent(explorer)' }] });
+    const call = (type: string) => ({ id: '1', name: 'Task', input: { description: 'd', prompt: 'p', subagent_type: type } });
+    expect(decide(call('explorer'), rules, '/repo').allowed).toBe(true);
+    expect(decide(call('general-purpose'), rules, '/repo').allowed).toBe(false);
+  });
+});
+
 describe('invalid rules throw an error naming the rule and its source', () => {
   const invalid: [string, string, RegExp][] = [
     ['an unbalanced Bash rule', 'Bash(npm test', /"Bash\(npm test" in allowed-tools: '\(' without '\)'/],
@@ -39,8 +72,8 @@ describe('invalid rules throw an error naming the rule and its source', () => {
     ['a stray closing parenthesis', 'Read)', /"Read\)" in allowed-tools/],
     ['an empty specifier', 'Bash()', /"Bash\(\)" in allowed-tools: the specifier is empty/],
     ['a blank specifier', 'Read(   )', /the specifier is empty/],
-    ['a lower-case tool name', 'bash', /unknown tool "bash"/],
-    ['a tool this agent does not have', 'WebFetch(example.com)', /unknown tool "WebFetch"/],
+    ['a lower-case tool name', 'bash', /unknown tool "bash" \(did you mean Bash\?\)/],
+    ['a tool name in the wrong case with a specifier', 'read(.env)', /did you mean Read\?/],
     ['a bare mcp prefix', 'mcp__', /unknown tool "mcp__"/],
     ['an MCP rule with a specifier', 'mcp__github(x)', /takes no specifier/],
     ['a specifier on TodoWrite', 'TodoWrite(x)', /TodoWrite takes no specifier/],

@@ -69,7 +69,7 @@ describe('withPermissions', () => {
       isError: true,
       content:
         'Permission denied: no allow rule matches the command `curl evil.example` ' +
-        '(each command of a list or pipeline needs an allow rule); ' +
+        '(each command of a list or pipeline needs an allow rule, or must be read-only); ' +
         'Bash is allowed only by Bash(npm test:*) (allowed-tools), Bash(git diff *) (allowed-tools)',
     });
   });

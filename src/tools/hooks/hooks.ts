@@ -2,7 +2,7 @@
 import type { ToolCall, ToolOutcome } from '../../core/tools.js';
 import { outcomeText } from '../../core/tools.js';
 import { HOOK_REFUSED, HookRunner, joined, quoteCommand, withMessage, type HookContext, type Ran } from './runner.js';
-import type { HookEvent, HookSettings } from './schema.js';
+import { hookLabel, type HookEvent, type HookSettings } from './schema.js';
 
 export interface PreToolUseResult {
   /** Set when the call must not run: the whole outcome text, starting with HOOK_REFUSED. */
@@ -35,7 +35,7 @@ export interface ToolHooks {
 
 /** Why one PreToolUse hook keeps the call from running, or undefined when it has no objection. */
 function preToolObjection({ hook, decision }: Ran): string | undefined {
-  const who = `the PreToolUse hook ${quoteCommand(hook.command)}`;
+  const who = `the PreToolUse hook ${quoteCommand(hookLabel(hook))}`;
   if (decision.outcome === 'failed') return `${who} ${decision.reason ?? 'failed'}`;
   if (decision.stop !== undefined) return withMessage(`${who} stopped the run`, decision.stop);
   if (decision.outcome !== 'blocked') return undefined;
@@ -69,10 +69,10 @@ async function postToolUse(runner: HookRunner, call: ToolCall, outcome: ToolOutc
   const event = outcome.isError ? 'PostToolUseFailure' : 'PostToolUse';
   const text = outcomeText(outcome);
   const payload = { tool_name: call.name, tool_input: call.input, tool_use_id: call.id, tool_response: text };
-  const runs = await runner.run(event, outcome.isError ? { ...payload, error: text } : payload, signal, call.name);
+  const runs = await runner.run(event, outcome.isError ? { ...payload, error: text } : payload, signal, call.name, call);
   const blocked = runs.filter((r) => r.decision.outcome === 'blocked');
   const feedback = joined(
-    blocked.map((r) => withMessage(quoteCommand(r.hook.command), r.decision.reason || 'objected')),
+    blocked.map((r) => withMessage(quoteCommand(hookLabel(r.hook)), r.decision.reason || 'objected')),
     '\n',
   );
   const additionalContext = joined(runs.map((r) => r.decision.additionalContext));
@@ -87,7 +87,7 @@ export function toolHooks(runner: HookRunner): ToolHooks {
     async preToolUse(call, signal) {
       if (signal.aborted) return { refusal: `${HOOK_REFUSED} the run was cancelled before the PreToolUse hooks ran` };
       const payload = { tool_name: call.name, tool_input: call.input, tool_use_id: call.id };
-      return preToolResult(await runner.run('PreToolUse', payload, signal, call.name));
+      return preToolResult(await runner.run('PreToolUse', payload, signal, call.name, call));
     },
     postToolUse: (call, outcome, signal) => postToolUse(runner, call, outcome, signal),
   };

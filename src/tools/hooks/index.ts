@@ -1,8 +1,18 @@
 // The hooks API: settings schema, the runner of one event's hooks, and the ToolSet wrapper for the
 // tool events (the session's events are in session/hook-events.ts).
-export { anyHooks, CommandHookSchema, HOOK_EVENTS, HookMatcherSchema, HooksSchema } from './schema.js';
-export type { CommandHook, HookEvent, HookMatcher, HookSettings } from './schema.js';
-export { blockedReasons, DEFAULT_HOOK_TIMEOUT_S, HOOK_REFUSED, HookRunner, joined, quoteCommand, stopOf } from './runner.js';
+export {
+  anyHooks,
+  CommandHookSchema,
+  commandLine,
+  DEFAULT_HOOK_TIMEOUT_S,
+  HOOK_EVENTS,
+  hookLabel,
+  HooksSchema,
+  HttpHookSchema,
+  readHooks,
+} from './schema.js';
+export type { CommandHook, HookEvent, HookHandler, HookMatcher, HookSettings, HttpHook } from './schema.js';
+export { blockedReasons, HOOK_REFUSED, HookRunner, joined, quoteCommand, stopOf } from './runner.js';
 export type { HookContext, HookRun, Ran } from './runner.js';
 export { hookRunner, toolHooks } from './hooks.js';
 export type { PostToolUseResult, PreToolUseResult, ToolHooks } from './hooks.js';

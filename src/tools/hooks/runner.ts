@@ -3,15 +3,15 @@
 import { capText } from '../output.js';
 import { decideHookResult, type HookDecision } from './decision.js';
 import { matchingHooks } from './matcher.js';
+import type { ToolCall } from '../../core/tools.js';
+import { conditionHolds } from './condition.js';
 import { runHookCommand } from './run-hook.js';
-import type { CommandHook, HookEvent, HookSettings } from './schema.js';
+import { runHttpHook } from './run-http.js';
+import { commandLine, DEFAULT_HOOK_TIMEOUT_S, hookLabel, type HookEvent, type HookHandler, type HookSettings } from './schema.js';
 import type { Wrap, WrapExtras } from '../../sandbox/types.js';
 
 /** The prefix of every call a PreToolUse hook refused, which the model and the reports can recognise. */
 export const HOOK_REFUSED = 'Hook refused:';
-
-/** Claude Code's default, in seconds, for a hook without `timeout`. */
-export const DEFAULT_HOOK_TIMEOUT_S = 60;
 
 /** One hook run, for transcript meta records and progress lines. */
 export interface HookRun {
@@ -46,7 +46,7 @@ export interface HookContext {
 
 /** One hook's run and what it decided. */
 export interface Ran {
-  hook: CommandHook;
+  hook: HookHandler;
   decision: HookDecision;
 }
 
@@ -68,12 +68,12 @@ export function joined(parts: (string | undefined)[], separator = '\n\n'): strin
 export function stopOf(event: HookEvent, runs: Ran[]): string | undefined {
   const run = runs.find((r) => r.decision.stop !== undefined);
   if (run === undefined) return undefined;
-  return run.decision.stop || `the ${event} hook ${quoteCommand(run.hook.command)} stopped the run`;
+  return run.decision.stop || `the ${event} hook ${quoteCommand(hookLabel(run.hook))} stopped the run`;
 }
 
 /** The messages of the runs that blocked, an empty one replaced by fallback(command). */
 export function blockedReasons(runs: Ran[], fallback: (command: string) => string): string[] {
-  return runs.filter((r) => r.decision.outcome === 'blocked').map((r) => r.decision.reason || fallback(quoteCommand(r.hook.command)));
+  return runs.filter((r) => r.decision.outcome === 'blocked').map((r) => r.decision.reason || fallback(quoteCommand(hookLabel(r.hook))));
 }
 
 function safely(callback: () => void): void {
@@ -105,8 +105,12 @@ export class HookRunner {
     if (reason !== undefined && this.stopped === null) this.stopped = reason;
   }
 
-  async run(event: HookEvent, payload: Record<string, unknown>, signal: AbortSignal, toolName?: string): Promise<Ran[]> {
-    const hooks = matchingHooks(this.settings, event, toolName);
+  /**
+   * Runs the hooks of event whose matcher selects `query` (the tool's name, a session event's
+   * source...; undefined: every group) and whose `if` holds for `call`.
+   */
+  async run(event: HookEvent, payload: Record<string, unknown>, signal: AbortSignal, query?: string, call?: ToolCall): Promise<Ran[]> {
+    const hooks = await this.applying(matchingHooks(this.settings, event, query), event, call);
     if (hooks.length === 0) return [];
     const input = JSON.stringify({
       session_id: this.ctx.sessionId,
@@ -122,18 +126,42 @@ export class HookRunner {
     return runs;
   }
 
-  private async runOne(event: HookEvent, hook: CommandHook, input: string, signal: AbortSignal): Promise<Ran> {
-    const timeoutMs = (hook.timeout ?? DEFAULT_HOOK_TIMEOUT_S) * 1000;
+  /** The hooks whose `if` holds; a condition that cannot be read runs its hook (and says so): a guard errs toward running. */
+  private async applying(hooks: HookHandler[], event: HookEvent, call: ToolCall | undefined): Promise<HookHandler[]> {
+    if (!hooks.some((h) => h.if !== undefined)) return hooks;
+    const kept = await Promise.all(
+      hooks.map(async (hook) => {
+        if (hook.if === undefined) return true;
+        const condition = await conditionHolds(hook.if, call, this.ctx.cwd);
+        if ('holds' in condition) return condition.holds;
+        this.log(
+          `${event} hook ${quoteCommand(hookLabel(hook))}: its if condition ${JSON.stringify(hook.if)} cannot be read (${condition.invalid}); running it`,
+        );
+        return true;
+      }),
+    );
+    return hooks.filter((_, i) => kept[i]);
+  }
+
+  private async execute(hook: HookHandler, input: string, timeoutMs: number, signal: AbortSignal) {
+    if (hook.type === 'http') return runHttpHook(hook, input, { env: this.env, timeoutMs, signal });
     const { cwd, wrap: sandbox } = this.ctx;
-    const launched = this.ctx.launch?.(hook.command) ?? { command: hook.command, extras: {} };
+    const line = commandLine(hook);
+    const launched = this.ctx.launch?.(line) ?? { command: line, extras: {} };
     // --clearenv inside the sandbox drops what this.env adds, so the sandbox is told CLAUDE_PROJECT_DIR itself.
     const extras = { ...launched.extras, env: { ...launched.extras.env, CLAUDE_PROJECT_DIR: cwd } };
     const wrap = sandbox ? (argv: string[]) => sandbox(argv, extras) : undefined;
-    const result = await runHookCommand({ command: launched.command, input, cwd, env: this.env, wrap, timeoutMs, signal });
+    return runHookCommand({ command: launched.command, input, cwd, env: this.env, wrap, timeoutMs, signal });
+  }
+
+  private async runOne(event: HookEvent, hook: HookHandler, input: string, signal: AbortSignal): Promise<Ran> {
+    const timeoutMs = (hook.timeout ?? DEFAULT_HOOK_TIMEOUT_S) * 1000;
+    const result = await this.execute(hook, input, timeoutMs, signal);
     const decision = decideHookResult(event, result, timeoutMs);
     const { exitCode, ms, timedOut } = result;
-    safely(() => this.ctx.onRun?.({ event, command: hook.command, exitCode, ms, timedOut, outcome: decision.outcome }));
-    const who = `${event} hook ${quoteCommand(hook.command)}`;
+    const label = hookLabel(hook);
+    safely(() => this.ctx.onRun?.({ event, command: label, exitCode, ms, timedOut, outcome: decision.outcome }));
+    const who = `${event} hook ${quoteCommand(label)}`;
     if (decision.outcome === 'failed') {
       const consequence = event === 'PreToolUse' ? 'the call is refused' : 'ignored (only PreToolUse hooks fail closed)';
       this.log(`${who} ${decision.reason ?? 'failed'}; ${consequence}`);

@@ -1,3 +1,4 @@
+import { approvalWords } from './bash-approve.js';
 import type { CommandWord, SimpleCommand } from './bash-types.js';
 
 /**
@@ -117,7 +118,13 @@ export function denyWordLists(command: SimpleCommand): string[][] {
   return lists;
 }
 
-/** The word list an allow rule must match: exactly as written, assignments included. */
-export function allowWordList(command: SimpleCommand): string[] {
-  return command.words.map((w) => w.raw);
+/**
+ * The word lists an allow rule may match: exactly as written, assignments included, and with
+ * safe variables and wrappers set aside (see bash-approve.ts). None when a word takes a
+ * variable's value: `npm test $ARGS` runs with arguments no rule can see.
+ */
+export function allowWordLists(command: SimpleCommand): string[][] {
+  if (command.expands !== undefined) return [];
+  const stripped = approvalWords(command.words);
+  return [command.words.map((w) => w.raw), ...(stripped ? [stripped.map((w) => w.raw)] : [])];
 }

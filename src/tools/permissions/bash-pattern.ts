@@ -102,4 +102,5 @@ export function matchesBashPattern(pattern: BashPattern, words: readonly string[
 }
 
 export { splitCommandLine } from './bash.js';
-export { allowWordList, denyWordLists } from './bash-commands.js';
+export { allowWordLists, denyWordLists } from './bash-commands.js';
+export { readOnlyCommand } from './bash-approve.js';

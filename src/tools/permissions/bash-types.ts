@@ -14,6 +14,19 @@ export interface SimpleCommand {
   readonly text: string;
   /** Assignments, name and arguments in source order; redirections are checked, not listed. */
   readonly words: readonly CommandWord[];
+  /** A word whose value comes from a variable (`$X`, `${X}`): an allow rule cannot know what it runs with. */
+  readonly expands?: string;
 }
 
-export type CommandLine = { ok: true; commands: readonly SimpleCommand[] } | { ok: false; reason: string };
+export type CommandLine =
+  | {
+      ok: true;
+      commands: readonly SimpleCommand[];
+      /**
+       * Why no allow rule can approve the line although each command is known (a command in the
+       * background or a subshell, a here-document, a write by redirection); deny rules still see
+       * every command.
+       */
+      unapprovable?: string;
+    }
+  | { ok: false; reason: string };

@@ -28,6 +28,16 @@ export type { CommandLine, CommandWord, SimpleCommand } from './bash-types.js';
 
 type Reason = string | undefined;
 
+/** The simple commands found so far, and the first reason no allow rule can approve the line. */
+interface Found {
+  readonly commands: SimpleCommand[];
+  unapprovable?: string;
+}
+
+function unapprovable(out: Found, reason: string): void {
+  out.unapprovable ??= reason;
+}
+
 function quote(text: string): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return `\`${flat.length > 80 ? `${flat.slice(0, 77)}...` : flat}\``;
@@ -122,9 +132,12 @@ function vetAssignment(a: Assignment): Reason {
 
 const FD_TARGET = /^(\d+-?|-)$/;
 
-function vetRedirect(r: Redirection): Reason {
+function vetRedirect(r: Redirection, out: Found): Reason {
   if (r.descriptor?.type === 'FileDescriptorVariable') return 'it assigns a file descriptor to a variable';
-  if (r.type === 'HereDoc') return r.delimiter?.quoted ? undefined : vetParts(r.body.parts);
+  if (r.type === 'HereDoc') {
+    unapprovable(out, 'it has a here-document');
+    return r.delimiter?.quoted ? undefined : vetParts(r.body.parts);
+  }
   if (r.type === 'HereString') return vetWord(r.target);
   const target = r.target;
   if (!target) return 'it has a redirection without a target';
@@ -134,48 +147,63 @@ function vetRedirect(r: Redirection): Reason {
   if (r.operator === '<') return undefined;
   if ((r.operator === '>&' || r.operator === '<&') && value !== undefined && FD_TARGET.test(value)) return undefined;
   if (r.operator !== '<&' && value === '/dev/null') return undefined;
-  // A redirection is a write the Edit/Write rules never see, so only /dev/null and descriptors pass.
-  return `it writes to ${quote(target.text)} by redirection`;
+  // A write the allow rules cannot approve: only /dev/null and descriptors pass. The Edit deny
+  // rules see it through the sandbox, or without one through bash-paths.ts.
+  unapprovable(out, `it writes to ${quote(target.text)} by redirection`);
+  return undefined;
 }
 
-function commandWords(cmd: Command): { words: CommandWord[]; reason: Reason } {
+/** Whether a word takes a variable's value, which an allow rule cannot see. */
+function expands(parts: readonly WordPart[] | undefined): boolean {
+  return (parts ?? []).some(
+    (p) =>
+      p.type === 'SimpleExpansion' ||
+      p.type === 'ParameterExpansion' ||
+      ((p.type === 'DoubleQuoted' || p.type === 'LocaleString' || p.type === 'BraceExpansion') && expands(p.parts)),
+  );
+}
+
+function commandWords(cmd: Command, out: Found): { words: CommandWord[]; reason: Reason; expanding?: string } {
   const items = [...cmd.prefix, ...(cmd.name ? [cmd.name] : []), ...cmd.suffix].sort((a, b) => a.pos - b.pos);
   const words: CommandWord[] = [];
+  let expanding: string | undefined;
   for (const item of items) {
     if (item.type === 'Word') {
       const reason = vetWord(item);
       if (reason) return { words, reason };
+      if (expanding === undefined && expands(item.parts)) expanding = item.text;
       words.push({ raw: item.text, value: staticValue(item), assignment: false });
     } else if (item.type === 'Assignment') {
       const reason = vetAssignment(item);
       if (reason) return { words, reason };
+      if (expanding === undefined && item.value.type === 'Word' && expands(item.value.parts)) expanding = item.text;
       const value = item.value.type === 'Word' ? staticValue(item.value) : undefined;
       const name = `${item.name}${item.append ? '+=' : '='}`;
       words.push({ raw: item.text, value: value === undefined ? undefined : name + value, assignment: true });
     } else {
-      const reason = vetRedirect(item);
+      const reason = vetRedirect(item, out);
       if (reason) return { words, reason };
     }
   }
-  return { words, reason: undefined };
+  return { words, reason: undefined, ...(expanding !== undefined ? { expanding } : {}) };
 }
 
-function visitCommand(cmd: Command, source: string, out: SimpleCommand[]): Reason {
-  const { words, reason } = commandWords(cmd);
+function visitCommand(cmd: Command, source: string, out: Found): Reason {
+  const { words, reason, expanding } = commandWords(cmd, out);
   if (reason) return reason;
   if (words.length === 0) return undefined; // only redirections, all vetted: nothing runs
   const text = source.slice(cmd.pos, cmd.end);
   const hidden = hiddenCommandReason(words);
   if (hidden) return `${hidden} (in ${quote(text)})`;
-  out.push({ text, words });
+  out.commands.push({ text, words, ...(expanding !== undefined ? { expands: expanding } : {}) });
   return undefined;
 }
 
-function visitList(list: CompoundList | undefined, source: string, out: SimpleCommand[]): Reason {
+function visitList(list: CompoundList | undefined, source: string, out: Found): Reason {
   return list ? visitStatements(list.commands, source, out) : undefined;
 }
 
-function visitNode(node: PipelineNode | AndOr | CommandNode, source: string, out: SimpleCommand[]): Reason {
+function visitNode(node: PipelineNode | AndOr | CommandNode, source: string, out: Found): Reason {
   switch (node.type) {
     case 'Command':
       return visitCommand(node, source, out);
@@ -188,6 +216,7 @@ function visitNode(node: PipelineNode | AndOr | CommandNode, source: string, out
       return undefined;
     case 'Subshell':
     case 'BraceGroup':
+      unapprovable(out, `it runs commands in a ${node.type === 'Subshell' ? 'subshell' : 'command group'}`);
       return visitList(node.body, source, out);
     case 'If':
       return (
@@ -207,7 +236,7 @@ function visitNode(node: PipelineNode | AndOr | CommandNode, source: string, out
         )
       );
     case 'Redirected':
-      return node.redirects.reduce<Reason>((r, d) => r ?? vetRedirect(d), undefined) ?? visitNode(node.command, source, out);
+      return node.redirects.reduce<Reason>((r, d) => r ?? vetRedirect(d, out), undefined) ?? visitNode(node.command, source, out);
     case 'Function':
       return 'it defines a function, whose calls the rules cannot follow';
     case 'For':
@@ -223,8 +252,10 @@ function visitNode(node: PipelineNode | AndOr | CommandNode, source: string, out
   }
 }
 
-function visitStatements(list: readonly Statement[], source: string, out: SimpleCommand[]): Reason {
+function visitStatements(list: readonly Statement[], source: string, out: Found): Reason {
   for (const statement of list) {
+    if (statement.background)
+      unapprovable(out, `it runs ${quote(source.slice(statement.command.pos, statement.command.end))} in the background`);
     const reason = visitNode(statement.command, source, out);
     if (reason) return reason;
   }
@@ -237,9 +268,10 @@ export function splitCommandLine(source: string): CommandLine {
   const script = parse(source);
   const error = script.errors?.[0];
   if (error) return { ok: false, reason: `the command cannot be parsed (${error.message} at offset ${error.pos})` };
-  const commands: SimpleCommand[] = [];
-  const reason = visitStatements(script.commands, source, commands);
+  const found: Found = { commands: [] };
+  const reason = visitStatements(script.commands, source, found);
   if (reason) return { ok: false, reason: `the command cannot be checked: ${reason}` };
+  const { commands } = found;
   if (commands.length === 0) return { ok: false, reason: 'the command runs nothing a rule could match' };
-  return { ok: true, commands };
+  return { ok: true, commands, ...(found.unapprovable !== undefined ? { unapprovable: found.unapprovable } : {}) };
 }

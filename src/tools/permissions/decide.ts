@@ -124,7 +124,7 @@ function specifierMatches(rule: Rule, target: Target, mode: 'allow' | 'deny', ho
   return target.key === rule.specifier;
 }
 
-function decideBash(call: ToolCall, allows: readonly Rule[], denies: readonly Rule[], rules: Rules): Decision {
+function decideBash(call: ToolCall, allows: readonly Rule[], denies: readonly Rule[], rules: Rules, root: string): Decision {
   const specific = [...allows, ...denies].filter((r) => r.specifier !== undefined);
   if (specific.length === 0) return ALLOWED; // only bare allow rules, no deny rule for Bash
   const command = field(call.input, 'command');
@@ -138,10 +138,23 @@ function decideBash(call: ToolCall, allows: readonly Rule[], denies: readonly Ru
     if (deny) return refuse(`the deny rule ${describeRule(deny)} matches ${code(simple.text)}`);
   }
   if (allows.some((r) => r.specifier === undefined)) return ALLOWED;
+  // Read-only commands (`tail`, `echo`, `cd` inside the workspace...) need no rule of their own.
+  let cwd = path.resolve(root);
   for (const simple of line.commands) {
+    const readOnly = bash.readOnly(simple, cwd, path.resolve(root));
+    if (readOnly) {
+      cwd = readOnly.cwd;
+      continue;
+    }
     if (allows.some((rule) => bash.matches(rule, simple, 'allow'))) continue;
-    const each = line.commands.length > 1 ? ' (each command of a list or pipeline needs an allow rule)' : '';
+    if (simple.expands !== undefined) {
+      return refuse(`no allow rule can approve ${code(simple.text)}: ${code(simple.expands)} takes a variable's value`);
+    }
+    const each = line.commands.length > 1 ? ' (each command of a list or pipeline needs an allow rule, or must be read-only)' : '';
     return refuse(`no allow rule matches the command ${code(simple.text)}${each}; Bash is allowed only by ${listRules(allows)}`);
+  }
+  if (line.unapprovable !== undefined) {
+    return refuse(`no allow rule can approve ${code(command)}: ${line.unapprovable}; Bash is allowed only by ${listRules(allows)}`);
   }
   return ALLOWED;
 }
@@ -169,7 +182,7 @@ export function decide(call: ToolCall, rules: Rules, workspaceRoot: string, opti
   const allows = rules.allow.filter((r) => namesTool(r, tool, 'allow'));
   if (allows.length === 0) return refuse(`no allow rule names the tool ${tool}`);
   if (tool === 'Bash') {
-    const decision = decideBash(call, allows, denies, rules);
+    const decision = decideBash(call, allows, denies, rules, workspaceRoot);
     return decision.allowed && options.bashUnconfined ? decideBashPaths(call, rules, workspaceRoot) : decision;
   }
   const home = options.home ?? os.homedir();

@@ -1,4 +1,4 @@
-import type { SimpleCommand } from './bash-types.js';
+import type { CommandLine, SimpleCommand } from './bash-types.js';
 
 /**
  * Permission rules in Claude Code's syntax: `Tool` or `Tool(specifier)`, in lists separated by
@@ -14,6 +14,8 @@ export interface Rule {
   readonly text: string;
   /** Where it came from, e.g. 'allowed-tools' or '.claude/settings.json permissions.deny'. */
   readonly source: string;
+  /** Set when the rule names a tool this product does not have (`WebSearch`): kept, it allows and denies nothing. */
+  readonly unknownTool?: true;
 }
 
 /** One list of rules and its source: a string to split, or an array of one rule per entry. */
@@ -29,8 +31,10 @@ export interface RuleLists {
 
 /** Checks Bash commands against Bash rules with specifiers; needs the shell parser. */
 export interface BashChecker {
-  split(command: string): { ok: true; commands: readonly SimpleCommand[] } | { ok: false; reason: string };
+  split(command: string): CommandLine;
   matches(rule: Rule, command: SimpleCommand, mode: 'allow' | 'deny'): boolean;
+  /** A read-only command that needs no allow rule, and where the next one runs (see bash-approve.ts); undefined otherwise. */
+  readOnly(command: SimpleCommand, cwd: string, root: string): { cwd: string } | undefined;
 }
 
 export interface Rules {

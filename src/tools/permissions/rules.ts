@@ -38,6 +38,12 @@ function knownTool(name: string): boolean {
   return BUILTIN_TOOLS.has(name) || mcpParts(name) !== undefined;
 }
 
+/** Claude Code's other names for tools this product has: `Agent` is Task's current name. */
+const ALIASES: ReadonlyMap<string, string> = new Map([['Agent', 'Task']]);
+
+/** A tool name as Claude Code spells them: `WebSearch`, `NotebookEdit`, `mcp__x__y`. */
+const TOOL_NAME = /^[A-Za-z][A-Za-z0-9_-]*$/;
+
 /**
  * Splits a list at commas and newlines outside parentheses, so `Bash(git diff a,b)` stays one
  * rule. Inside a Bash specifier, quotes and backslashes are honoured too (`Bash(echo ")")`).
@@ -99,13 +105,22 @@ export function parseRule(input: string, source: string): Rule {
     throw new PermissionRuleError(text, source, problem);
   };
   const open = text.indexOf('(');
-  const tool = open === -1 ? text : text.slice(0, open);
+  const written = open === -1 ? text : text.slice(0, open);
+  const tool = ALIASES.get(written) ?? written;
   if (tool === '') fail('it names no tool');
+  if (open !== -1 && !text.endsWith(')')) fail("'(' without a closing ')' at the end");
   if (!knownTool(tool)) {
-    fail(`unknown tool ${JSON.stringify(tool)} (known: ${[...BUILTIN_TOOLS].join(', ')}, mcp__<server>[__<tool>])`);
+    // A name only a letter's case away from a tool is a typo, and a deny rule that silently matched nothing would fail open.
+    const near = [...BUILTIN_TOOLS].find((known) => known.toLowerCase() === tool.toLowerCase());
+    if (near !== undefined || !TOOL_NAME.test(tool) || tool.startsWith('mcp__')) {
+      const hint = near !== undefined ? ` (did you mean ${near}?)` : ` (known: ${[...BUILTIN_TOOLS].join(', ')}, mcp__<server>[__<tool>])`;
+      fail(`unknown tool ${JSON.stringify(tool)}${hint}`);
+    }
+    // Claude Code's tools this product lacks (WebSearch, NotebookEdit...): kept, matching nothing, never fatal.
+    const specifier = open === -1 ? undefined : text.slice(open + 1, -1).trim();
+    return { tool, ...(specifier ? { specifier } : {}), text, source, unknownTool: true };
   }
   if (open === -1) return { tool, text, source };
-  if (!text.endsWith(')')) fail("'(' without a closing ')' at the end");
   const specifier = text.slice(open + 1, -1).trim();
   if (specifier === '') fail(`the specifier is empty (write ${tool} alone to cover every call)`);
   if (!ruleTargetOf(tool)) fail(`${tool} takes no specifier`);
@@ -150,9 +165,10 @@ function bashChecker(rules: readonly Rule[], bash: BashModule): BashChecker {
     matches(rule, command, mode) {
       const pattern = patterns.get(rule);
       if (!pattern) return mode === 'deny'; // not compiled here: refuse rather than guess
-      const lists = mode === 'allow' ? [bash.allowWordList(command)] : bash.denyWordLists(command);
+      const lists = mode === 'allow' ? bash.allowWordLists(command) : bash.denyWordLists(command);
       return lists.some((words) => bash.matchesBashPattern(pattern, words));
     },
+    readOnly: (command, cwd, root) => bash.readOnlyCommand(command, cwd, root),
   };
 }
 
