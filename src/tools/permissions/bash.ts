@@ -153,12 +153,15 @@ function vetRedirect(r: Redirection, out: Found): Reason {
   return undefined;
 }
 
-/** Whether a word takes a variable's value, which an allow rule cannot see. */
+/**
+ * Whether a word transforms a variable's value (`${X:-default}`, `${X/a/b}`), which an allow rule
+ * cannot see through. A plain `$X` or `${X}` is approvable, as in Claude Code: the tools'
+ * environment is an allowlist, and a value splits into arguments, never into commands.
+ */
 function expands(parts: readonly WordPart[] | undefined): boolean {
   return (parts ?? []).some(
     (p) =>
-      p.type === 'SimpleExpansion' ||
-      p.type === 'ParameterExpansion' ||
+      (p.type === 'ParameterExpansion' && p.operation !== undefined) ||
       ((p.type === 'DoubleQuoted' || p.type === 'LocaleString' || p.type === 'BraceExpansion') && expands(p.parts)),
   );
 }

@@ -23,7 +23,7 @@ export interface DecideOptions {
 }
 
 const ALLOWED: Decision = { allowed: true };
-const compiled = new WeakMap<Rule, { home: string; pattern: PathPattern }>();
+const compiled = new WeakMap<Rule, { home: string; mode: 'allow' | 'deny'; pattern: PathPattern }>();
 
 function refuse(reason: string): Decision {
   return { allowed: false, reason };
@@ -103,11 +103,11 @@ function keyTarget(call: ToolCall): Target {
   return { subject: `${key} ${code(value)}`, key: value };
 }
 
-function pathPattern(rule: Rule, home: string): PathPattern {
+function pathPattern(rule: Rule, home: string, mode: 'allow' | 'deny'): PathPattern {
   const cached = compiled.get(rule);
-  if (cached?.home === home) return cached.pattern;
-  const pattern = compilePathPattern(rule.specifier ?? '', home);
-  compiled.set(rule, { home, pattern });
+  if (cached?.home === home && cached.mode === mode) return cached.pattern;
+  const pattern = compilePathPattern(rule.specifier ?? '', home, mode);
+  compiled.set(rule, { home, mode, pattern });
   return pattern;
 }
 
@@ -115,7 +115,7 @@ function specifierMatches(rule: Rule, target: Target, mode: 'allow' | 'deny', ho
   if (isPathTool(rule.tool)) {
     const candidates = target.candidates;
     if (!candidates) return mode === 'deny';
-    const pattern = pathPattern(rule, home);
+    const pattern = pathPattern(rule, home, mode);
     // Allow needs every spelling of the path inside and matched; deny needs any one matched.
     if (mode === 'deny') return candidates.some((c) => matchesPath(pattern, c));
     return candidates.every((c) => c.relative !== undefined && matchesPath(pattern, c));
@@ -148,7 +148,7 @@ function decideBash(call: ToolCall, allows: readonly Rule[], denies: readonly Ru
     }
     if (allows.some((rule) => bash.matches(rule, simple, 'allow'))) continue;
     if (simple.expands !== undefined) {
-      return refuse(`no allow rule can approve ${code(simple.text)}: ${code(simple.expands)} takes a variable's value`);
+      return refuse(`no allow rule can approve ${code(simple.text)}: ${code(simple.expands)} transforms a variable's value`);
     }
     const each = line.commands.length > 1 ? ' (each command of a list or pipeline needs an allow rule, or must be read-only)' : '';
     return refuse(`no allow rule matches the command ${code(simple.text)}${each}; Bash is allowed only by ${listRules(allows)}`);

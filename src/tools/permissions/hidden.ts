@@ -14,7 +14,7 @@ export type HiddenPath = (relative: string) => boolean;
 export function denyPatterns(rules: Rules, tool: 'Read' | 'Edit', home = os.homedir()): { rule: Rule; pattern: PathPattern }[] {
   return rules.deny
     .filter((r) => r.specifier !== undefined && (r.tool === tool || governs(tool, r.tool, 'allow')))
-    .map((rule) => ({ rule, pattern: compilePathPattern(rule.specifier ?? '', home) }));
+    .map((rule) => ({ rule, pattern: compilePathPattern(rule.specifier ?? '', home, 'deny') }));
 }
 
 /** The files the Read deny rules cover; undefined when there are none (nothing to test). */

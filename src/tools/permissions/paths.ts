@@ -56,8 +56,12 @@ function withParents(p: string): string[] {
   return segments.map((_, i) => segments.slice(0, segments.length - i).join('/'));
 }
 
-/** Compiles one rule's pattern, or throws saying why it is not one. */
-export function compilePathPattern(spec: string, home: string): PathPattern {
+/**
+ * Compiles one rule's pattern, or throws saying why it is not one. A deny rule's relative pattern
+ * with a slash (`secrets/**`) matches at any depth too (`config/secrets/key`), as in Claude Code;
+ * an allow rule's stays relative to the root, which can only refuse more.
+ */
+export function compilePathPattern(spec: string, home: string, mode: 'allow' | 'deny' = 'allow'): PathPattern {
   if (spec.includes('\0')) throw new Error('a path pattern cannot contain a NUL byte');
   let body = spec;
   let absolute = false;
@@ -75,9 +79,14 @@ export function compilePathPattern(spec: string, home: string): PathPattern {
     throw new Error("'..' is not allowed: patterns are relative to the workspace root (use //absolute/path outside it)");
   }
   if (body.split('/').includes('.')) throw new Error("'.' segments are not allowed inside a pattern");
-  const anyDepth = !anchored && body !== '' && !body.includes('/');
-  const glob = body === '' ? '**' : anyDepth ? `**/${body}` : body;
-  const regex = picomatch.makeRe(toPicomatch(glob), PICOMATCH_OPTIONS);
+  const bareName = !anchored && body !== '' && !body.includes('/');
+  const nested = mode === 'deny' && !anchored && body !== '' && !bareName;
+  const anyDepth = bareName || nested;
+  const glob = body === '' ? '**' : bareName ? `**/${body}` : body;
+  const compiled = picomatch.makeRe(toPicomatch(glob), PICOMATCH_OPTIONS);
+  const regex = nested
+    ? new RegExp(`(?:${compiled.source})|(?:${picomatch.makeRe(toPicomatch(`**/${body}`), PICOMATCH_OPTIONS).source})`, compiled.flags)
+    : compiled;
   // The root itself ('') is covered only by a pattern that covers every path under it.
   const coversRoot = ['**', '**/*', '**/**'].includes(glob);
   return {
