@@ -99,21 +99,39 @@ describe('the input a hook gets', () => {
     await hooks.stop('All done.', false, signal);
     await hooks.subagentStop('Sub done.', true, signal);
     await hooks.sessionStart(signal);
-    await hooks.sessionEnd('other', signal);
+    await hooks.sessionEnd('success', signal);
     await hooks.preCompact(signal);
     const tool = { tool_name: 'Bash', tool_input: { command: 'ls' }, tool_use_id: 'toolu_1' };
-    expect(await readJson('pre.json')).toEqual({ ...common(), hook_event_name: 'PreToolUse', ...tool });
-    expect(await readJson('post.json')).toEqual({ ...common(), hook_event_name: 'PostToolUse', ...tool, tool_response: 'ran Bash' });
-    expect(await readJson('prompt.json')).toEqual({ ...common(), hook_event_name: 'UserPromptSubmit', prompt: 'fix the bug' });
+    // One prompt id for the run, on every event but SessionStart, as Claude Code sends it.
+    const promptId = { prompt_id: (await readJson('pre.json'))['prompt_id'] };
+    expect(promptId.prompt_id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(await readJson('end.json')).toMatchObject(promptId);
+    expect(await readJson('pre.json')).toEqual({ ...common(), ...promptId, hook_event_name: 'PreToolUse', ...tool });
+    expect(await readJson('post.json')).toEqual({
+      ...common(),
+      ...promptId,
+      hook_event_name: 'PostToolUse',
+      ...tool,
+      tool_response: 'ran Bash',
+      duration_ms: expect.any(Number),
+    });
+    expect(await readJson('prompt.json')).toEqual({ ...common(), ...promptId, hook_event_name: 'UserPromptSubmit', prompt: 'fix the bug' });
     expect(await readJson('stop.json')).toEqual({
       ...common(),
+      ...promptId,
       hook_event_name: 'Stop',
       stop_hook_active: false,
       last_assistant_message: 'All done.',
     });
     expect(await readJson('subagent.json')).toMatchObject({ hook_event_name: 'SubagentStop', stop_hook_active: true });
     expect(await readJson('start.json')).toEqual({ ...common(), hook_event_name: 'SessionStart', source: 'startup' });
-    expect(await readJson('end.json')).toEqual({ ...common(), hook_event_name: 'SessionEnd', reason: 'other' });
+    expect(await readJson('end.json')).toEqual({
+      ...common(),
+      ...promptId,
+      hook_event_name: 'SessionEnd',
+      reason: 'other',
+      conclusion: 'success',
+    });
     expect(await readJson('compact.json')).toMatchObject({ ...common(), hook_event_name: 'PreCompact', trigger: 'auto' });
   });
 

@@ -56,7 +56,15 @@ describe('Bash', () => {
     expect(ok.content).toContain('err');
     expect(ok.content).toMatch(/exit code 0$/);
     const failed = await bash({ command: 'echo nope; exit 3' });
-    expect(failed).toEqual({ isError: false, content: 'nope\nexit code 3' });
+    expect(failed).toMatchObject({ isError: false, content: 'nope\nexit code 3', failure: 'Exit code 3\nnope' });
+    expect('failure' in ok).toBe(false);
+    expect(await ok.hookResponse?.()).toEqual({
+      stdout: 'hi\nerr',
+      stderr: '',
+      interrupted: false,
+      isImage: false,
+      noOutputExpected: false,
+    });
   });
 
   it('runs in the workspace root', async () => {

@@ -28,7 +28,11 @@ describe('Read', () => {
   it('numbers lines like cat -n', async () => {
     await fs.writeFile(path.join(root, 'a.txt'), 'one\ntwo\r\nthree\n');
     const result = await read({ file_path: 'a.txt' });
-    expect(result).toEqual({ isError: false, content: [numbered(1, 'one'), numbered(2, 'two'), numbered(3, 'three')].join('\n') });
+    expect(result).toMatchObject({ isError: false, content: [numbered(1, 'one'), numbered(2, 'two'), numbered(3, 'three')].join('\n') });
+    expect(await result.hookResponse?.()).toEqual({
+      type: 'text',
+      file: { filePath: path.join(root, 'a.txt'), content: 'one\ntwo\r\nthree\n', numLines: 4, startLine: 1, totalLines: 4 },
+    });
   });
 
   it('starts at offset, stops at limit and says how to continue', async () => {

@@ -29,8 +29,26 @@ const contentOf = (name: string): Promise<string> => fs.readFile(path.join(root,
 describe('Write', () => {
   it('creates parent directories and reports what it wrote', async () => {
     const result = await call('Write', { file_path: 'deep/er/new.txt', content: 'a\nb\n' });
-    expect(result).toEqual({ isError: false, content: 'Created deep/er/new.txt (4 bytes, 2 lines).' });
-    expect(await contentOf('deep/er/new.txt')).toBe('a\nb\n');
+    expect(result).toMatchObject({ isError: false, content: 'Created deep/er/new.txt (4 bytes, 2 lines).' });
+    const abs = path.join(root, 'deep/er/new.txt');
+    expect(await result.hookResponse?.()).toEqual({
+      type: 'create',
+      filePath: abs,
+      content: 'a\nb\n',
+      structuredPatch: [],
+      originalFile: null,
+      userModified: false,
+    });
+    const again = await call('Write', { file_path: 'deep/er/new.txt', content: 'a\nc\n' });
+    expect(await again.hookResponse?.()).toEqual({
+      type: 'update',
+      filePath: abs,
+      content: 'a\nc\n',
+      structuredPatch: [{ oldStart: 1, oldLines: 2, newStart: 1, newLines: 2, lines: [' a', '-b', '+c'] }],
+      originalFile: 'a\nb\n',
+      userModified: false,
+    });
+    expect(await contentOf('deep/er/new.txt')).toBe('a\nc\n');
   });
 
   it('says when it overwrote a file', async () => {
@@ -56,6 +74,23 @@ describe('Edit', () => {
     expect(result.isError).toBe(false);
     expect(result.content).toContain(`${String(2).padStart(6)}\tconst b = $&3;`);
     expect(await contentOf('f.ts')).toBe('const a = 1;\nconst b = $&3;\nconst a2 = 1;\n');
+    expect(await result.hookResponse?.()).toEqual({
+      filePath: path.join(root, 'f.ts'),
+      oldString: 'const b = 2;',
+      newString: 'const b = $&3;',
+      originalFile: 'const a = 1;\nconst b = 2;\nconst a2 = 1;\n',
+      structuredPatch: [
+        {
+          oldStart: 1,
+          oldLines: 3,
+          newStart: 1,
+          newLines: 3,
+          lines: [' const a = 1;', '-const b = 2;', '+const b = $&3;', ' const a2 = 1;'],
+        },
+      ],
+      userModified: false,
+      replaceAll: false,
+    });
   });
 
   it('refuses an ambiguous match and states the count', async () => {

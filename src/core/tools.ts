@@ -11,6 +11,10 @@ export interface ToolCall {
 export interface ToolOutcome {
   content: string | (TextBlock | ImageBlock)[];
   isError: boolean;
+  /** Claude Code's `tool_response` object for this call, for PostToolUse hooks; made only when one runs. */
+  hookResponse?: () => Promise<Record<string, unknown>>;
+  /** A call that failed although its result is no error to the model (a command's non-zero exit): PostToolUseFailure's `error`. */
+  failure?: string;
 }
 
 /**

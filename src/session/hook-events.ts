@@ -20,7 +20,7 @@ export interface SessionHookEvents {
   stop(lastAssistantMessage: string, stopHookActive: boolean, signal: AbortSignal): Promise<StopResult>;
   subagentStop(lastAssistantMessage: string, stopHookActive: boolean, signal: AbortSignal): Promise<StopResult>;
   sessionStart(signal: AbortSignal): Promise<PromptResult>;
-  sessionEnd(reason: string, signal: AbortSignal): Promise<void>;
+  sessionEnd(conclusion: string, signal: AbortSignal): Promise<void>;
   preCompact(signal: AbortSignal): Promise<{ stop?: string }>;
 }
 
@@ -61,8 +61,9 @@ export function sessionHookEvents(runner: HookRunner): SessionHookEvents {
     stop: (last, active, signal) => stopLike(runner, 'Stop', last, active, signal),
     subagentStop: (last, active, signal) => stopLike(runner, 'SubagentStop', last, active, signal),
     sessionStart: (signal) => sessionStart(runner, signal),
-    async sessionEnd(reason, signal) {
-      await runner.run('SessionEnd', { reason }, signal, reason);
+    async sessionEnd(conclusion, signal) {
+      // Claude Code's reason for a session that ends by itself is `other`; the run's conclusion goes beside it.
+      await runner.run('SessionEnd', { reason: 'other', conclusion }, signal, 'other');
     },
     async preCompact(signal) {
       const stop = stopOf('PreCompact', await runner.run('PreCompact', { trigger: 'auto', custom_instructions: '' }, signal, 'auto'));

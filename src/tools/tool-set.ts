@@ -27,8 +27,8 @@ export function definitionToolSet(tools: readonly ToolDefinition[], ctx: ToolSet
     specs: () => specs,
     isReadOnly: (name) => byName.get(name)?.readOnly ?? false,
     async execute(call, signal) {
-      const result = await executeToolCall(byName, call.name, call.input, { ...ctx, signal });
-      return { isError: result.isError, content: capText(result.content || '(no output)', ctx.outputLimit) };
+      const { content, ...result } = await executeToolCall(byName, call.name, call.input, { ...ctx, signal });
+      return { ...result, content: capText(content || '(no output)', ctx.outputLimit) };
     },
   };
 }

@@ -37,8 +37,15 @@ export interface ToolDefinition<S extends z.ZodMiniType = z.ZodMiniType> {
   ruleTarget?: RuleTarget;
   /** Whether a call may change the workspace. */
   changesWorkspace?: boolean;
-  /** Returns the text for the model; throwing a ToolError (or any error) makes an is_error result. */
-  run(input: z.infer<S>, ctx: ToolContext): Promise<string>;
+  /** Returns the text for the model (with what hooks get); throwing a ToolError (or any error) makes an is_error result. */
+  run(input: z.infer<S>, ctx: ToolContext): Promise<string | ToolReply>;
+}
+
+/** A result with what Claude Code gives hooks besides the text: `tool_response`, and a failure the model still sees as output. */
+export interface ToolReply {
+  text: string;
+  hookResponse?: () => Promise<Record<string, unknown>>;
+  failure?: string;
 }
 
 export function defineTool<S extends z.ZodMiniType>(def: ToolDefinition<S>): ToolDefinition<S> {
@@ -48,6 +55,8 @@ export function defineTool<S extends z.ZodMiniType>(def: ToolDefinition<S>): Too
 export interface ToolResult {
   content: string;
   isError: boolean;
+  hookResponse?: () => Promise<Record<string, unknown>>;
+  failure?: string;
 }
 
 /** The JSON schema sent to the model for a zod schema of a tool's input (built-in or not). */
@@ -88,8 +97,10 @@ export async function executeToolCall(
     return { isError: true, content: invalidInput(name, parsed.error) };
   }
   try {
-    const content = await tool.run(parsed.data, ctx);
-    return { isError: false, content };
+    const reply = await tool.run(parsed.data, ctx);
+    if (typeof reply === 'string') return { isError: false, content: reply };
+    const { text, ...extra } = reply;
+    return { isError: false, content: text, ...extra };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     const prefix = error instanceof ToolError ? '' : `${name} failed: `;

@@ -1,6 +1,7 @@
 import * as z from '../../core/schema.js';
 import { runProcess, type Ending } from '../process.js';
-import { defineTool, ToolError, type ToolDefinition } from '../tool.js';
+import { defineTool, ToolError, type ToolDefinition, type ToolReply } from '../tool.js';
+import { bashResponse } from './hook-response.js';
 
 const DEFAULT_TIMEOUT_MS = 120_000;
 const MAX_TIMEOUT_MS = 600_000;
@@ -22,11 +23,15 @@ const schema = z.object({
   description: z.optional(z.string()).check(z.describe('What the command does in 5-10 words, shown to the people following the run.')),
 });
 
-function describeEnding(output: string, ending: Ending, timeoutMs: number): string {
+function describeEnding(output: string, ending: Ending, timeoutMs: number): ToolReply {
   const body = output.length > 0 ? output.replace(/\n$/, '') : '(no output)';
   switch (ending.kind) {
-    case 'exit':
-      return ending.code !== null ? `${body}\nexit code ${ending.code}` : `${body}\nterminated by signal ${ending.signal}`;
+    case 'exit': {
+      const text = ending.code !== null ? `${body}\nexit code ${ending.code}` : `${body}\nterminated by signal ${ending.signal}`;
+      // A non-zero exit is output the model reads; for hooks it is a failure, as in Claude Code.
+      const failure = ending.code === 0 ? undefined : ending.code !== null ? `Exit code ${ending.code}\n${body}` : text;
+      return { text, hookResponse: bashResponse(output), ...(failure !== undefined ? { failure } : {}) };
+    }
     case 'timeout':
       throw new ToolError(
         `${body}\nkilled after timeout of ${timeoutMs} ms. Give a larger timeout (max ${MAX_TIMEOUT_MS}), ` +

@@ -2,6 +2,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import * as z from '../../core/schema.js';
 import { defineTool, ToolError } from '../tool.js';
+import { editResponse } from './hook-response.js';
 
 const SNIPPET_CONTEXT = 3;
 
@@ -155,6 +156,7 @@ export const editTool = defineTool({
     const change = applyEdit(content, input.old_string, input.new_string, input.replace_all, shown);
     await fs.writeFile(abs, change.content, 'utf8');
     const what = change.count === 1 ? 'Replaced 1 occurrence' : `Replaced ${change.count} occurrences (the first shown)`;
-    return `Edited ${shown}. ${what}:\n${snippet(change.content, change.at, change.length)}`;
+    const text = `Edited ${shown}. ${what}:\n${snippet(change.content, change.at, change.length)}`;
+    return { text, hookResponse: editResponse(abs, input, content, change.content) };
   },
 });

@@ -2,6 +2,7 @@ import { createReadStream, promises as fs } from 'node:fs';
 import path from 'node:path';
 import * as z from '../../core/schema.js';
 import { defineTool, ToolError } from '../tool.js';
+import { readResponse } from './hook-response.js';
 import type { Workspace } from '../workspace.js';
 
 const DEFAULT_LIMIT = 2000;
@@ -167,6 +168,7 @@ export const readTool = defineTool({
       if (scan.totalLines === 0) return `${shown} exists but is empty.`;
       return `${shown} has ${scan.totalLines ?? 'fewer'} lines; offset ${start} is past the end. Use a smaller offset.`;
     }
-    return scan.lines.map(formatLine).join('\n') + footer(scan, start);
+    const text = scan.lines.map(formatLine).join('\n') + footer(scan, start);
+    return { text, hookResponse: readResponse(abs, start, input.limit ?? DEFAULT_LIMIT) };
   },
 });

@@ -2,6 +2,10 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import * as z from '../../core/schema.js';
 import { defineTool, ToolError } from '../tool.js';
+import { writeResponse } from './hook-response.js';
+
+/** Bytes of an overwritten file kept for a hook's originalFile. */
+const ORIGINAL_LIMIT = 1024 * 1024;
 
 const schema = z.object({
   file_path: z.string().check(z.minLength(1), z.describe('The file to write: an absolute path, or a path relative to the workspace root.')),
@@ -35,10 +39,13 @@ export const writeTool = defineTool({
       throw new ToolError(`${shown} is a directory. Give the path of a file inside it.`);
     }
     if (existing && !existing.isFile()) throw new ToolError(`${shown} is not a regular file; Write only writes files.`);
+    // What it held, for a hook's originalFile: small files only, read before they are replaced.
+    const original = existing && existing.size <= ORIGINAL_LIMIT ? await fs.readFile(abs, 'utf8').catch(() => null) : null;
     await fs.mkdir(path.dirname(abs), { recursive: true });
     await fs.writeFile(abs, input.content, 'utf8');
     const bytes = Buffer.byteLength(input.content, 'utf8');
     const verb = existing ? 'Overwrote' : 'Created';
-    return `${verb} ${shown} (${bytes} bytes, ${countLines(input.content)} lines).`;
+    const text = `${verb} ${shown} (${bytes} bytes, ${countLines(input.content)} lines).`;
+    return { text, hookResponse: writeResponse(abs, input.content, existing !== undefined, original) };
   },
 });

@@ -29,8 +29,8 @@ export interface ToolHooks {
   stopRequested(): string | null;
   /** PreToolUse. Never throws; a hook that fails refuses the call. */
   preToolUse(call: ToolCall, signal: AbortSignal): Promise<PreToolUseResult>;
-  /** PostToolUse, or PostToolUseFailure when outcome.isError. call is the call as run (updated input). */
-  postToolUse(call: ToolCall, outcome: ToolOutcome, signal: AbortSignal): Promise<PostToolUseResult>;
+  /** PostToolUse, or PostToolUseFailure for a failed call (see postEvent). call is the call as run (updated input); durationMs its run time. */
+  postToolUse(call: ToolCall, outcome: ToolOutcome, signal: AbortSignal, durationMs?: number): Promise<PostToolUseResult>;
 }
 
 /** Why one PreToolUse hook keeps the call from running, or undefined when it has no objection. */
@@ -65,11 +65,32 @@ function preToolResult(runs: Ran[]): PreToolUseResult {
   return { ...(updated.input ? { updatedInput: updated.input } : {}), ...(additionalContext ? { additionalContext } : {}) };
 }
 
-async function postToolUse(runner: HookRunner, call: ToolCall, outcome: ToolOutcome, signal: AbortSignal): Promise<PostToolUseResult> {
-  const event = outcome.isError ? 'PostToolUseFailure' : 'PostToolUse';
-  const text = outcomeText(outcome);
-  const payload = { tool_name: call.name, tool_input: call.input, tool_use_id: call.id, tool_response: text };
-  const runs = await runner.run(event, outcome.isError ? { ...payload, error: text } : payload, signal, call.name, call);
+/** A call that failed (an error result, or a command's non-zero exit) is PostToolUseFailure's, as in Claude Code. */
+export function postEvent(outcome: ToolOutcome): 'PostToolUse' | 'PostToolUseFailure' {
+  return outcome.isError || outcome.failure !== undefined ? 'PostToolUseFailure' : 'PostToolUse';
+}
+
+/** Claude Code's stdin for the event after a call: the tool's response object, or the error. */
+async function postPayload(call: ToolCall, outcome: ToolOutcome, durationMs: number): Promise<Record<string, unknown>> {
+  const { name: tool_name, input: tool_input, id: tool_use_id } = call;
+  const duration_ms = Math.round(durationMs);
+  if (postEvent(outcome) === 'PostToolUseFailure') {
+    return { tool_name, tool_input, tool_use_id, error: outcome.failure ?? outcomeText(outcome), is_interrupt: false, duration_ms };
+  }
+  // A response that cannot be made (a file gone since) leaves the text: the hook still runs.
+  const tool_response = (await outcome.hookResponse?.().catch(() => undefined)) ?? outcomeText(outcome);
+  return { tool_name, tool_input, tool_response, tool_use_id, duration_ms };
+}
+
+async function postToolUse(
+  runner: HookRunner,
+  call: ToolCall,
+  outcome: ToolOutcome,
+  signal: AbortSignal,
+  durationMs: number,
+): Promise<PostToolUseResult> {
+  const event = postEvent(outcome);
+  const runs = await runner.run(event, await postPayload(call, outcome, durationMs), signal, call.name, call);
   const blocked = runs.filter((r) => r.decision.outcome === 'blocked');
   const feedback = joined(
     blocked.map((r) => withMessage(quoteCommand(hookLabel(r.hook)), r.decision.reason || 'objected')),
@@ -89,7 +110,7 @@ export function toolHooks(runner: HookRunner): ToolHooks {
       const payload = { tool_name: call.name, tool_input: call.input, tool_use_id: call.id };
       return preToolResult(await runner.run('PreToolUse', payload, signal, call.name, call));
     },
-    postToolUse: (call, outcome, signal) => postToolUse(runner, call, outcome, signal),
+    postToolUse: (call, outcome, signal, durationMs = 0) => postToolUse(runner, call, outcome, signal, durationMs),
   };
 }
 

@@ -1,5 +1,6 @@
 // Running Claude Code's command hooks of one event: matched by the settings, in parallel, in the
 // sandbox, each one's answer decided; the first stop request is remembered for the caller.
+import { randomUUID } from 'node:crypto';
 import { capText } from '../output.js';
 import { decideHookResult, type HookDecision } from './decision.js';
 import { matchingHooks } from './matcher.js';
@@ -88,6 +89,7 @@ function safely(callback: () => void): void {
 export class HookRunner {
   stopped: string | null = null;
   private readonly env: Record<string, string>;
+  private readonly promptId = randomUUID();
 
   constructor(
     readonly settings: HookSettings,
@@ -116,6 +118,8 @@ export class HookRunner {
       session_id: this.ctx.sessionId,
       transcript_path: this.ctx.transcriptPath,
       cwd: this.ctx.cwd,
+      // One prompt per run: every event after SessionStart carries its id, as Claude Code's do.
+      ...(event === 'SessionStart' ? {} : { prompt_id: this.promptId }),
       permission_mode: 'dontAsk',
       hook_event_name: event,
       ...payload,

@@ -1,5 +1,5 @@
 import type { ToolCall, ToolOutcome, ToolSet } from '../../core/tools.js';
-import type { ToolHooks } from './hooks.js';
+import { postEvent, type ToolHooks } from './hooks.js';
 import { HOOK_REFUSED } from './runner.js';
 
 /** Notes for the model after a tool's own output, so the output keeps its shape. */
@@ -49,11 +49,12 @@ export function withHooks(set: ToolSet, hooks: ToolHooks): ToolSet {
           return refused(`${HOOK_REFUSED} the PreToolUse hooks could not run (${errorText(error)})`);
         }
       }
+      const started = performance.now();
       const outcome = await set.execute(run, signal);
-      if (!hooks.has(outcome.isError ? 'PostToolUseFailure' : 'PostToolUse')) return appendNotes(outcome, notes);
+      const event = postEvent(outcome);
+      if (!hooks.has(event)) return appendNotes(outcome, notes);
       try {
-        const post = await hooks.postToolUse(run, outcome, signal);
-        const event = outcome.isError ? 'PostToolUseFailure' : 'PostToolUse';
+        const post = await hooks.postToolUse(run, outcome, signal, performance.now() - started);
         if (post.feedback !== undefined) notes.push(`${event} hook feedback:\n${post.feedback}`);
         if (post.additionalContext !== undefined) notes.push(`${event} hook context:\n${post.additionalContext}`);
       } catch {

@@ -14,7 +14,7 @@ export interface SimpleCommand {
   readonly text: string;
   /** Assignments, name and arguments in source order; redirections are checked, not listed. */
   readonly words: readonly CommandWord[];
-  /** A word that transforms a variable's value (`${X:-y}`): an allow rule cannot know what it runs with. */
+  /** A word that takes a variable's value (`$X`, `${X:-y}`): an allow rule cannot know what it runs with. */
   readonly expands?: string;
 }
 

@@ -154,14 +154,15 @@ function vetRedirect(r: Redirection, out: Found): Reason {
 }
 
 /**
- * Whether a word transforms a variable's value (`${X:-default}`, `${X/a/b}`), which an allow rule
- * cannot see through. A plain `$X` or `${X}` is approvable, as in Claude Code: the tools'
- * environment is an allowlist, and a value splits into arguments, never into commands.
+ * Whether a word takes a variable's value (`$X`, `${X:-default}`), which an allow rule cannot see:
+ * `npm test $ARGS` runs with arguments no rule names. (Claude Code 2.1.197 approves a plain `$X`;
+ * this stays stricter, as the contract says.)
  */
 function expands(parts: readonly WordPart[] | undefined): boolean {
   return (parts ?? []).some(
     (p) =>
-      (p.type === 'ParameterExpansion' && p.operation !== undefined) ||
+      p.type === 'SimpleExpansion' ||
+      p.type === 'ParameterExpansion' ||
       ((p.type === 'DoubleQuoted' || p.type === 'LocaleString' || p.type === 'BraceExpansion') && expands(p.parts)),
   );
 }

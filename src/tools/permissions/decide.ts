@@ -148,7 +148,7 @@ function decideBash(call: ToolCall, allows: readonly Rule[], denies: readonly Ru
     }
     if (allows.some((rule) => bash.matches(rule, simple, 'allow'))) continue;
     if (simple.expands !== undefined) {
-      return refuse(`no allow rule can approve ${code(simple.text)}: ${code(simple.expands)} transforms a variable's value`);
+      return refuse(`no allow rule can approve ${code(simple.text)}: ${code(simple.expands)} takes a variable's value`);
     }
     const each = line.commands.length > 1 ? ' (each command of a list or pipeline needs an allow rule, or must be read-only)' : '';
     return refuse(`no allow rule matches the command ${code(simple.text)}${each}; Bash is allowed only by ${listRules(allows)}`);
