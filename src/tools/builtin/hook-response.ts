@@ -26,7 +26,8 @@ export async function structuredPatch(file: string, before: string, after: strin
 
 export function bashResponse(output: string): () => Promise<Record<string, unknown>> {
   // Output comes merged, stdout and stderr in order, as Claude Code's does.
-  return () => Promise.resolve({ stdout: output.replace(/\n$/, ''), stderr: '', interrupted: false, isImage: false, noOutputExpected: false });
+  return () =>
+    Promise.resolve({ stdout: output.replace(/\n$/, ''), stderr: '', interrupted: false, isImage: false, noOutputExpected: false });
 }
 
 /** The lines read, counted as Claude Code counts them (a final newline ends with an empty line), from the file itself. */
