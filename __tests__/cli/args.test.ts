@@ -53,7 +53,7 @@ describe('CLI arguments', () => {
 
   it.each([
     [['--max-steps', 'many', 'x'], /--max-steps/],
-    [['--allowed-tools', 'Read,Deploy', 'x'], /--allowed-tools/],
+    [['--allowed-tools', 'Read,bash', 'x'], /--allowed-tools/],
     [['--nope', 'x'], /nope/],
     [[], /PROMPT is required/],
   ])('rejects %j with a message naming the problem', (argv, message) => {

@@ -15,7 +15,7 @@ const text = (t: string): ScriptedReply => ({ content: [{ type: 'text', text: t 
 
 const TRUSTED = {
   '.mcp.json': JSON.stringify({ mcpServers: { project: { command: 'touch', args: ['started'] } } }),
-  '.claude/commands/triage.md': '---\ndescription: Triage an issue\n---\nTriage issue $1: label it and say why.\n',
+  '.claude/commands/triage.md': '---\ndescription: Triage an issue\n---\nTriage issue $0: label it and say why.\n',
   '.claude/skills/style/SKILL.md': '---\nname: style\ndescription: The house style\n---\nTabs, never spaces.\n',
 };
 /** What a pull request adds to get its own agents, skills and commands into its own run. */

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startAnthropicServer, type AnthropicServer } from '../../test-support/anthropic-server.js';
 import { childEnv, cleanHome, makeRepo, runCli } from '../../test-support/cli-process.js';
@@ -20,7 +20,7 @@ const FILES = {
   '.claude/skills/release/SKILL.md':
     '---\nname: release\ndescription: How this project cuts a release\n---\nBump the version in package.json, then tag it.\n',
   '.claude/commands/tidy.md':
-    '---\nallowed-tools: Read, Skill, Task\ndescription: Tidy a folder\n---\nTidy the folder $1 and report ($ARGUMENTS).\n',
+    '---\nallowed-tools: Bash(git status:*)\ndescription: Tidy a folder\nargument-hint: [folder] [how]\n---\nTidy the folder $0 and report ($ARGUMENTS).\n',
 };
 
 describe('agents, skills and commands through the CLI (dist/cli/index.js)', () => {
@@ -31,7 +31,8 @@ describe('agents, skills and commands through the CLI (dist/cli/index.js)', () =
         tool('Skill', { skill: 'release' }),
         tool('Task', { description: 'find todos', prompt: 'List the TODOs under src/.', subagent_type: 'finder' }),
         text('src/a.js:1 has a TODO.'),
-        tool('Bash', { command: 'echo not allowed' }),
+        tool('Bash', { command: 'git status --short > /dev/null && echo status-ran' }),
+        tool('Bash', { command: 'echo not allowed > out.txt' }),
         text('Tidied.'),
       ],
     });
@@ -39,29 +40,30 @@ describe('agents, skills and commands through the CLI (dist/cli/index.js)', () =
     const repo = await makeRepo(FILES, home);
     const transcript = join(home, 't.jsonl');
     const r = await runCli(
-      ['--cwd', repo, '--json', '--transcript', transcript, '/tidy src quickly'],
+      ['--cwd', repo, '--json', '--transcript', transcript, '--allowed-tools', 'Read,Skill,Task', '/tidy src quickly'],
       childEnv(home, { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: server.url }),
     );
     expect(r.code).toBe(0);
     const first = server.requests[0]!.body;
     expect(JSON.stringify(first.messages[0]!.content)).toContain('Tidy the folder src and report (src quickly).');
     expect(JSON.stringify(first.system)).toMatch(/# Skills[\s\S]*- release: How this project cuts a release/);
-    // The command's allowed-tools narrow the run: Read, Skill and Task, no Bash, Edit or Write.
+    // The command's allowed-tools pre-approve `git status` beside the run's rules: Bash is offered, for that.
     const offered = first.tools!.map((t) => t.name);
-    expect([...offered].sort()).toEqual(['Read', 'Skill', 'Task']);
-    expect(offered).not.toContain('Bash');
+    expect([...offered].sort()).toEqual(['Bash', 'Read', 'Skill', 'Task']);
     expect(JSON.stringify(server.requests[1]!.body.messages.at(-1)!.content)).toContain('Bump the version in package.json');
     const sub = server.requests[2]!.body;
     expect(JSON.stringify(sub.system)).toContain('You find TODO comments and list them.');
     expect(sub.messages).toHaveLength(1);
     expect(sub.tools!.map((t) => t.name)).toEqual(['Read']);
     expect(JSON.stringify(server.requests[3]!.body.messages.at(-1)!.content)).toContain('src/a.js:1 has a TODO.');
-    expect(JSON.stringify(server.requests[4]!.body.messages.at(-1)!.content)).toMatch(/Permission denied/);
+    expect(JSON.stringify(server.requests[4]!.body.messages.at(-1)!.content)).toContain('status-ran');
+    expect(JSON.stringify(server.requests[5]!.body.messages.at(-1)!.content)).toMatch(/Permission denied/);
+    expect(existsSync(join(repo, 'out.txt'))).toBe(false);
     const records = readFileSync(transcript, 'utf8')
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l) as { agent?: string });
     expect(records.some((x) => x.agent?.startsWith('finder-'))).toBe(true);
-    expect(JSON.parse(r.stdout)).toMatchObject({ conclusion: 'success', steps: 5 });
+    expect(JSON.parse(r.stdout)).toMatchObject({ conclusion: 'success', steps: 6 });
   });
 });

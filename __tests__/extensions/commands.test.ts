@@ -53,8 +53,8 @@ describe('parseCommandFile', () => {
   });
 
   test('a bad rule, an empty body or a bad name is refused naming the file', () => {
-    expect(() => parseCommandFile('---\nallowed-tools: Frobnicate\n---\nBody', '.claude/commands/x.md')).toThrow(
-      /^\.claude\/commands\/x\.md: Invalid permission rule "Frobnicate"/,
+    expect(() => parseCommandFile('---\nallowed-tools: Bash(npm test\n---\nBody', '.claude/commands/x.md')).toThrow(
+      /^\.claude\/commands\/x\.md: Invalid permission rule "Bash\(npm test"/,
     );
     expect(() => parseCommandFile('---\nmodel: m\n---\n', '.claude/commands/x.md')).toThrow('the file has no body');
     expect(() => parseCommandFile('Body', '.claude/commands/a b.md')).toThrow('is not a name');
@@ -99,18 +99,24 @@ describe('expandCommand', () => {
     expect(expandCommand(cmd('c', 'Fix lint in $ARGUMENTS.'), 'src/ "lib dir"')).toBe('Fix lint in src/ "lib dir".');
   });
 
-  test('$1, $2 … are the arguments split with quotes respected; a missing one is empty', () => {
-    const c = cmd('c', 'Fix issue #$1 with priority $2 [$3] ($ARGUMENTS)');
+  test('$0, $1 … and $ARGUMENTS[N] are the arguments from 0, split with quotes respected; a missing one is empty', () => {
+    const c = cmd('c', 'Fix issue #$0 with priority $1 [$2] ($ARGUMENTS)');
     expect(expandCommand(c, '123 "very high"')).toBe('Fix issue #123 with priority very high [] (123 "very high")');
+    expect(expandCommand(cmd('c', 'PR $ARGUMENTS[0], then $ARGUMENTS[1]'), '7 low')).toBe('PR 7, then low');
+  });
+
+  test('named arguments from the frontmatter, longest name first, and \\$ for a literal dollar', () => {
+    const c = { ...cmd('c', 'Review $pr at $priority, costs \\$5 ($prx)'), argumentNames: ['pr', 'priority'] };
+    expect(expandCommand(c, '42 high')).toBe('Review 42 at high, costs $5 ($prx)');
   });
 
   test('arguments holding placeholders stay as typed', () => {
-    expect(expandCommand(cmd('c', '$1 / $2'), '$2 x')).toBe('$2 / x');
+    expect(expandCommand(cmd('c', '$0 / $1'), '$1 x')).toBe('$1 / x');
   });
 
   test('a body without placeholders gets the arguments appended, none when there are none', () => {
     expect(expandCommand(cmd('c', 'Run the tests.'), 'unit')).toBe('Run the tests.\n\nARGUMENTS: unit');
     expect(expandCommand(cmd('c', 'Run the tests.'), '')).toBe('Run the tests.');
-    expect(expandCommand(cmd('c', 'Check $1.'), '')).toBe('Check .');
+    expect(expandCommand(cmd('c', 'Check $0.'), '')).toBe('Check .');
   });
 });

@@ -31,10 +31,26 @@ describe('splitFrontmatter', () => {
       }
       return 'no error';
     };
-    expect(problem('---\ndescription: Use when: always\n---\nBody')).toMatch(/^x\.md: the frontmatter is not valid YAML \(Nested/);
+    expect(problem('---\nname: a\nname: b\n---\nBody')).toMatch(/^x\.md: the frontmatter is not valid YAML \(Map keys must be unique/);
     expect(problem('---\nname: a\nBody')).toMatch(/^x\.md: .*never closed/);
     expect(problem('---\n- a\n- b\n---\nBody')).toBe('x.md: the frontmatter must be a mapping of keys to values, not a list');
     expect(problem('---\nname: a\nname: b\n---\nBody')).toMatch(/not valid YAML.*unique/i);
+  });
+});
+
+describe('frontmatter that is not YAML, read as Claude Code reads it', () => {
+  test('values with special characters are taken as text', () => {
+    expect(
+      splitFrontmatter('---\ndescription: Use when: always\nargument-hint: [pr] [priority]\nallowed-tools: [Read, Grep]\n---\nBody').data,
+    ).toEqual({
+      description: 'Use when: always',
+      'argument-hint': '[pr] [priority]',
+      'allowed-tools': ['Read', 'Grep'],
+    });
+  });
+
+  test('valid YAML is read as it is', () => {
+    expect(splitFrontmatter("---\nargument-hint: '[pr]'\nn: 3\n---\nBody").data).toEqual({ 'argument-hint': '[pr]', n: 3 });
   });
 });
 

@@ -12,16 +12,16 @@ const skill = (name: string, body = `Steps for ${name}.`): string => file(name, 
 
 const GOOD: Record<string, string> = {
   '.claude/agents/reviewer.md': agent('reviewer'),
-  '.claude/agents/bad-yaml.md': '---\nname: broken\ndescription: Use it when: always\n---\nPrompt\n',
+  '.claude/agents/bad-yaml.md': '---\nname: broken\nname: again\ndescription: d\n---\nPrompt\n',
   '.claude/agents/no-name.md': '---\ndescription: Nameless\n---\nPrompt\n',
   '.claude/agents/notes.txt': 'not an agent',
   '.claude/skills/pdf/SKILL.md': skill('pdf'),
   '.claude/skills/pdf/forms.md': 'How to fill forms.',
   '.claude/skills/empty/README.md': 'no SKILL.md here',
   '.claude/commands/fix-lint.md': '---\nallowed-tools: Bash(npm run lint:*)\n---\nFix lint in $ARGUMENTS.\n',
-  '.claude/commands/frontend/component.md': 'Make a component named $1.\n',
+  '.claude/commands/frontend/component.md': 'Make a component named $0.\n',
   '.claude/commands/a/b/c/too-deep.md': 'Never read.\n',
-  '.claude/commands/bad-rule.md': '---\nallowed-tools: Frobnicate\n---\nBody\n',
+  '.claude/commands/bad-rule.md': '---\nallowed-tools: Bash(npm test\n---\nBody\n',
   '.claude/settings.json': '{}',
 };
 
@@ -75,10 +75,10 @@ describe('loadLocalExtensions', () => {
     expect(ext.commands[0]?.allowedTools).toEqual(['Bash(npm run lint:*)']);
     expect(log).toEqual([
       'Skipped .claude/commands/a/b/c/: commands are read 2 folders deep at most',
-      expect.stringMatching(/^Skipped \.claude\/agents\/bad-yaml\.md: the frontmatter is not valid YAML \(Nested mappings/),
+      expect.stringMatching(/^Skipped \.claude\/agents\/bad-yaml\.md: the frontmatter is not valid YAML \(Map keys must be unique/),
       'Skipped .claude/agents/no-name.md: `name` is missing or empty',
       'Skipped .claude/skills/empty/: it has no SKILL.md',
-      expect.stringMatching(/^Skipped \.claude\/commands\/bad-rule\.md: Invalid permission rule "Frobnicate"/),
+      expect.stringMatching(/^Skipped \.claude\/commands\/bad-rule\.md: Invalid permission rule "Bash\(npm test"/),
       'Read 1 agent(s), 1 skill(s) and 2 command(s) from .claude',
     ]);
   });
@@ -159,7 +159,7 @@ describe('loadRepoExtensions', () => {
     expect(ext.skills.map((s) => [s.name, s.dir, s.body])).toEqual([['pdf', '.claude/skills/pdf/', 'Steps for pdf.']]);
     expect(ext.commands.map((c) => [c.name, c.body])).toEqual([
       ['fix-lint', 'Fix lint in $ARGUMENTS.'],
-      ['frontend:component', 'Make a component named $1.'],
+      ['frontend:component', 'Make a component named $0.'],
     ]);
     expect(ext.commands[0]?.allowedTools).toEqual(['Bash(npm run lint:*)']);
 
@@ -171,7 +171,7 @@ describe('loadRepoExtensions', () => {
       expect.stringMatching(/^Skipped \.claude\/agents\/bad-yaml\.md \(main\): the frontmatter is not valid YAML/),
       'Skipped .claude/agents/no-name.md (main): `name` is missing or empty',
       'Skipped .claude/skills/empty/ (main): it has no SKILL.md',
-      expect.stringMatching(/^Skipped \.claude\/commands\/bad-rule\.md \(main\): Invalid permission rule "Frobnicate"/),
+      expect.stringMatching(/^Skipped \.claude\/commands\/bad-rule\.md \(main\): Invalid permission rule "Bash\(npm test"/),
       'Read 1 agent(s), 1 skill(s) and 2 command(s) from .claude (main)',
     ]);
   });

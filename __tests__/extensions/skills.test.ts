@@ -29,8 +29,10 @@ describe('parseSkillFile', () => {
     });
   });
 
-  test('a missing description is refused', () => {
-    expect(() => parseSkillFile('---\nname: pdf\n---\nBody', '.claude/skills/pdf/SKILL.md')).toThrow('`description` is missing or empty');
+  test('without name and description: the folder names it, the first paragraph describes it, as in Claude Code', () => {
+    const skill = parseSkillFile('# Filling PDF forms\nwith pdftk.\n\nStep one: ...', '.claude/skills/pdf-forms/SKILL.md');
+    expect(skill).toMatchObject({ name: 'pdf-forms', description: 'Filling PDF forms with pdftk.', dir: '.claude/skills/pdf-forms/' });
+    expect(parseSkillFile('---\ndescription: d\n---\nBody', '.claude/skills/x/SKILL.md').name).toBe('x');
   });
 });
 

@@ -7,7 +7,8 @@ import type { Mode } from './modes/mode.js';
 export interface CommandRun {
   context: TaskContext;
   /** The command's `allowed-tools`. */
-  narrow?: string[];
+  /** The command's `allowed-tools`: rules it pre-approves beside the run's. */
+  commandRules?: { source: string; rules: string[] };
   /** The command's `model`. */
   model?: string;
 }
@@ -25,7 +26,7 @@ export function commandRun(context: TaskContext, extensions: Extensions, mode: M
   const trigger = { ...context.trigger, task: expandCommand(command, args) };
   return {
     context: { ...context, trigger },
-    ...(command.allowedTools ? { narrow: command.allowedTools } : {}),
+    ...(command.allowedTools ? { commandRules: { source: `${command.source} allowed-tools`, rules: command.allowedTools } } : {}),
     ...(command.model ? { model: command.model } : {}),
   };
 }

@@ -138,7 +138,7 @@ export async function executeTask(x: ExecuteInput, run: JobRun): Promise<{ resul
     modeRules: { source: `${run.mode.name} mode`, rules: run.mode.allow ?? [] },
     mcp: jobMcp(x, run),
     agents: run.trusted.extensions.agents,
-    ...(run.asked.narrow ? { narrow: run.asked.narrow } : {}),
+    ...(run.asked.commandRules ? { commandRules: run.asked.commandRules } : {}),
     ...(x.answerSchema ? { answerSchema: x.answerSchema } : {}),
     events: run.events,
   });

@@ -17,8 +17,8 @@ export interface CliExtensions {
   prompt: string;
   agents: AgentDefinition[];
   skills: Skill[];
-  /** The command's `allowed-tools`, narrowing the run. */
-  narrow?: string[];
+  /** The command's `allowed-tools`: rules it pre-approves beside the run's. */
+  commandRules?: { source: string; rules: string[] };
   /** The command's `model`. */
   model?: string;
 }
@@ -44,7 +44,7 @@ export async function cliExtensions(options: CliOptions, log: (m: string) => voi
     prompt: expandCommand(command, args),
     agents,
     skills: local.skills,
-    ...(command.allowedTools ? { narrow: command.allowedTools } : {}),
+    ...(command.allowedTools ? { commandRules: { source: `${command.source} allowed-tools`, rules: command.allowedTools } } : {}),
     ...(command.model ? { model: command.model } : {}),
   };
 }

@@ -165,7 +165,7 @@ async function run(options: CliOptions, apiKey: string, io: CliIo): Promise<{ re
       mcp: cliMcp(options, sandbox, say),
       agents: ext.agents,
       skills: ext.skills,
-      ...(ext.narrow ? { narrow: ext.narrow } : {}),
+      ...(ext.commandRules ? { commandRules: ext.commandRules } : {}),
       ...(answerSchema ? { answerSchema } : {}),
       signal: io.signal,
       events: progressEvents(io.stderr, { quiet: options.quiet }),

@@ -13,6 +13,8 @@ export interface RunAllowances {
   mode?: RuleList;
   /** `mcp__<server>` for each server `mcp-config` / `--mcp-config` configured. */
   mcp?: RuleList;
+  /** A command's `allowed-tools`, which it pre-approves. */
+  command?: RuleList;
 }
 
 /**
@@ -37,7 +39,7 @@ export function ruleLists(inputs: InputRules, trusted: TrustedSettings | null, m
   const repo = trusted?.allow ?? [];
   const byDefault = atDefault(inputs.allow.rules);
   const allow: RuleList = byDefault ? { ...inputs.allow, rules: limitedBy(inputs.allow.rules, sourced(repo)) } : inputs.allow;
-  const extra = [more.mode, byDefault ? more.mcp : undefined].filter((l): l is RuleList => l !== undefined);
+  const extra = [more.mode, byDefault ? more.mcp : undefined, more.command].filter((l): l is RuleList => l !== undefined);
   return {
     allow: [allow, ...sourced(repo), ...extra],
     deny: [inputs.deny, ...sourced(trusted?.deny ?? [])],

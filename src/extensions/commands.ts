@@ -1,11 +1,12 @@
 /**
  * Claude Code's custom slash commands: `.claude/commands/<name>.md`, a sub-folder making
- * `<folder>:<name>`. Frontmatter `allowed-tools?` (permission rules), `model?`, `description?`,
- * `argument-hint?`; the body becomes the task, `$ARGUMENTS` replaced by everything after the
- * name and `$1`, `$2`, … by the arguments split as a shell would.
+ * `<folder>:<name>`. Frontmatter `allowed-tools?` (permission rules the command pre-approves),
+ * `model?`, `description?`, `argument-hint?`, `arguments?` (names for the arguments); the body
+ * becomes the task, `$ARGUMENTS` replaced by everything after the name, `$ARGUMENTS[0]` or `$0`,
+ * `$1`, … (0-based) and `$<name>` by the arguments split as a shell would.
  */
 import { parseRuleList } from '../tools/permissions/rules.js';
-import { checkName, ExtensionFileError, optionalText, splitFrontmatter, type Fail } from './frontmatter.js';
+import { checkName, ExtensionFileError, optionalList, optionalText, splitFrontmatter, type Fail } from './frontmatter.js';
 
 export interface Command {
   /** `fix-lint`, or `frontend:component` for `.claude/commands/frontend/component.md`. */
@@ -17,6 +18,8 @@ export interface Command {
   model?: string;
   description?: string;
   argumentHint?: string;
+  /** Frontmatter `arguments`: the names `$<name>` stands for, in order. */
+  argumentNames?: string[];
   /** Where it was read, for logs: `.claude/commands/fix-lint.md (main)`. */
   source: string;
 }
@@ -59,6 +62,7 @@ export function parseCommandFile(text: string, path: string, source = path): Com
   const model = optionalText(data, 'model', fail);
   const description = optionalText(data, 'description', fail);
   const argumentHint = optionalText(data, 'argument-hint', fail);
+  const argumentNames = optionalList(data, 'arguments', fail, (text) => text.split(/[\s,]+/).filter(Boolean));
   return {
     name,
     body: body.trim(),
@@ -66,6 +70,7 @@ export function parseCommandFile(text: string, path: string, source = path): Com
     ...(model ? { model } : {}),
     ...(description ? { description } : {}),
     ...(argumentHint ? { argumentHint } : {}),
+    ...(argumentNames?.length ? { argumentNames } : {}),
     source,
   };
 }
@@ -129,17 +134,27 @@ export function splitArguments(text: string): string[] {
   return words;
 }
 
+const escapeRegex = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 /**
- * The task a command runs: its body with `$ARGUMENTS` and `$1`, `$2`, … replaced in one pass (so
- * arguments that themselves hold `$1` stay as typed); a missing argument becomes ''. A body that
- * uses neither gets the arguments appended, as Claude Code does, so that they are not lost.
+ * The task a command runs, as Claude Code expands it: `$<name>` (frontmatter `arguments`),
+ * `$ARGUMENTS[N]` and `$N` (0-based) take one argument, `$ARGUMENTS` all of them, a missing one
+ * is ''; `\$` keeps a literal `$`. One pass, so arguments that themselves hold `$0` stay as
+ * typed. A body that uses none of them gets the arguments appended, so that they are not lost.
  */
 export function expandCommand(command: Command, args: string): string {
   const words = splitArguments(args);
+  // Longer names first, so `$file` never eats the start of `$files`.
+  const names = [...(command.argumentNames ?? [])].map((name, i) => ({ name, i })).sort((a, b) => b.name.length - a.name.length);
+  const named = names.map(({ name }) => `${escapeRegex(name)}(?![\\[\\w])`);
+  const pattern = new RegExp(`\\\\\\$|\\$(?:(${named.join('|') || '(?!)'})|ARGUMENTS\\[(\\d+)\\]|(\\d+)(?!\\w)|ARGUMENTS)`, 'g');
   let used = false;
-  const task = command.body.replace(/\$(ARGUMENTS|[1-9][0-9]*)/g, (_m, key: string) => {
+  const task = command.body.replace(pattern, (match, name: string | undefined, indexed: string | undefined, plain: string | undefined) => {
+    if (match === '\\$') return '$';
     used = true;
-    return key === 'ARGUMENTS' ? args : (words[Number(key) - 1] ?? '');
+    if (name !== undefined) return words[names.find((n) => n.name === name)?.i ?? -1] ?? '';
+    const index = indexed ?? plain;
+    return index !== undefined ? (words[Number(index)] ?? '') : args;
   });
   return used || args.trim() === '' ? task : `${task}\n\nARGUMENTS: ${args}`;
 }

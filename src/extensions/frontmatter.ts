@@ -42,12 +42,18 @@ export function splitFrontmatter(text: string, path = ''): { data: Record<string
   if (end === -1)
     throw new ExtensionFileError(path, 'the frontmatter opened by the first line `---` is never closed by another `---` line');
   if (!parseDocument) throw new Error('splitFrontmatter: call loadFrontmatterParser() first');
-  const doc = parseDocument(lines.slice(1, end).join('\n'), { logLevel: 'silent' });
+  const block = lines.slice(1, end).join('\n');
+  let doc = parseDocument(block, { logLevel: 'silent' });
+  // Claude Code's second reading: `argument-hint: [pr] [priority]` and `description: Use when: x`
+  // are not YAML, so values with YAML's special characters are read as quoted text.
+  if (doc.errors.length > 0) {
+    const lenient = parseDocument(quoteSpecialValues(block), { logLevel: 'silent' });
+    if (lenient.errors.length === 0) doc = lenient;
+  }
   const [error] = doc.errors;
   if (error) {
     const first = error.message.split('\n')[0] ?? error.message;
-    // Unquoted values holding ': ' are the usual culprit in agent descriptions; Claude Code refuses them too.
-    throw new ExtensionFileError(path, `the frontmatter is not valid YAML (${first}); quote values that contain ': '`);
+    throw new ExtensionFileError(path, `the frontmatter is not valid YAML (${first})`);
   }
   const data: unknown = doc.toJS();
   if (data !== null && data !== undefined && !isRecord(data)) {
@@ -57,6 +63,29 @@ export function splitFrontmatter(text: string, path = ''): { data: Record<string
     );
   }
   return { data: data ?? {}, body: lines.slice(end + 1).join('\n') };
+}
+
+const SPECIAL = /[{}[\]*&#!|>%@`]|: /;
+
+function isFlowList(value: string): boolean {
+  const doc = parseDocument?.(value, { logLevel: 'silent' });
+  return doc !== undefined && doc.errors.length === 0 && Array.isArray(doc.toJS());
+}
+
+/** Each `key: value` line whose value is not quoted, not a flow list, and holds a special character: the value double-quoted. */
+function quoteSpecialValues(block: string): string {
+  return block
+    .split('\n')
+    .map((line) => {
+      const match = /^([a-zA-Z_-]+):\s+(.+)$/.exec(line);
+      const [, key, value] = match ?? [];
+      if (key === undefined || value === undefined) return line;
+      if (/^(".*"|'.*')$/.test(value) || !SPECIAL.test(value)) return line;
+      if (/^\[.*\]$/.test(value) && isFlowList(value)) return line;
+      return `${key}: "${value.replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`;
+    })
+    .map((line) => line.replace(/^\t+/, (tabs) => '  '.repeat(tabs.length)))
+    .join('\n');
 }
 
 export function isRecord(value: unknown): value is Record<string, unknown> {

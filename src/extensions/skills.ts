@@ -1,6 +1,6 @@
 /**
- * Claude Code's skills: `.claude/skills/<name>/SKILL.md` (frontmatter `name`, `description`;
- * the body is the skill). Only names and descriptions go into the system prompt; the model
+ * Claude Code's skills: `.claude/skills/<name>/SKILL.md` (frontmatter `name`, `description`, both
+ * optional as in Claude Code: the folder's name, the body's first paragraph; the body is the skill). Only names and descriptions go into the system prompt; the model
  * calls the Skill tool for a body when a task needs it, so unused skills cost a line each.
  */
 import { isAbsolute, posix, resolve } from 'node:path';
@@ -8,7 +8,7 @@ import * as z from '../core/schema.js';
 import type { ToolOutcome, ToolSet, ToolSpec } from '../core/tools.js';
 import { toolSetOf } from '../tools/compose.js';
 import { schemaJson } from '../tools/tool.js';
-import { checkName, ExtensionFileError, requiredText, splitFrontmatter, type Fail } from './frontmatter.js';
+import { checkName, ExtensionFileError, optionalText, splitFrontmatter, type Fail } from './frontmatter.js';
 
 export interface Skill {
   name: string;
@@ -29,10 +29,21 @@ export function parseSkillFile(text: string, path: string, source = path): Skill
     throw new ExtensionFileError(path, problem);
   };
   const { data, body } = splitFrontmatter(text, path);
-  const name = checkName(requiredText(data, 'name', fail), 'name', fail);
-  const description = requiredText(data, 'description', fail);
   if (body.trim() === '') fail('the file has no body: it is what the Skill tool returns');
+  const folder = posix.basename(posix.dirname(path));
+  const name = checkName(optionalText(data, 'name', fail) || folder, 'name', fail);
+  const description = optionalText(data, 'description', fail) || firstParagraph(body);
   return { name, description, body: body.trim(), dir: `${posix.dirname(path)}/`, source };
+}
+
+/** The body's first paragraph of text, headings' marks dropped: what a skill without a description is listed by. */
+function firstParagraph(body: string): string {
+  const paragraph = body.trim().split(/\n\s*\n/)[0] ?? '';
+  return paragraph
+    .replace(/^#+\s*/gm, '')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, 300);
 }
 
 function sortedByName(skills: readonly Skill[]): Skill[] {

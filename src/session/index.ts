@@ -35,6 +35,8 @@ export interface SessionInput extends Omit<TaskOptions, 'model' | 'modelFor' | '
   trusted: TrustedSettings;
   /** The mode's own tools (ReviewComment in a review), allowed beside the rules. */
   modeRules?: RuleList;
+  /** A command's `allowed-tools`: pre-approved beside the rules, as in Claude Code (deny rules still win). */
+  commandRules?: RuleList;
   mcp?: SessionMcp;
 }
 
@@ -45,7 +47,7 @@ export interface SessionResult extends TaskResult {
 
 /** One run of the loop for either adapter: its rules, MCP servers and models, started and closed here. */
 export async function runSession(input: SessionInput): Promise<SessionResult> {
-  const { model, makeModel, inputs, trusted, modeRules, mcp: servers, ...task } = input;
+  const { model, makeModel, inputs, trusted, modeRules, commandRules, mcp: servers, ...task } = input;
   const made = new Map<string, Model>();
   const modelFor = (id: string): Model => {
     const client = made.get(id) ?? lazyModel(id, () => makeModel(id));
@@ -62,6 +64,7 @@ export async function runSession(input: SessionInput): Promise<SessionResult> {
   try {
     const rules = ruleLists(inputs, trusted, {
       ...(modeRules ? { mode: modeRules } : {}),
+      ...(commandRules ? { command: commandRules } : {}),
       mcp: { source: inputs.mcpSource, rules: mcp?.allow ?? [] },
     });
     const result = await runTask({

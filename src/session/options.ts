@@ -60,8 +60,6 @@ export interface TaskOptions {
   modelFor?: (id: string) => Model;
   /** Skills the Skill tool offers and the system prompt lists. */
   skills?: readonly Skill[];
-  /** A command's own `allowed-tools`: the run's tools narrowed to what they allow too. */
-  narrow?: readonly string[];
   /** More tools beside the built-in ones (MCP servers'), already started; the caller closes them. */
   extraTools?: readonly ToolSet[];
   /** json-schema: the final answer must be JSON satisfying it. */

@@ -8,7 +8,6 @@ import { anyHooks } from '../tools/hooks/schema.js';
 import { toolEnvironment } from '../tools/env.js';
 import { loadRules, type Rules } from '../tools/permissions/rules.js';
 import { toolStack } from '../tools/stack.js';
-import { withPermissions } from '../tools/permissions/with-permissions.js';
 import { skillToolSet } from '../extensions/index.js';
 import type { Workspace } from '../tools/workspace.js';
 
@@ -28,7 +27,6 @@ export type ToolOptions = Pick<
   | 'model'
   | 'env'
   | 'rules'
-  | 'narrow'
   | 'hooks'
   | 'launchHook'
   | 'wrap'
@@ -61,8 +59,6 @@ function noteUnknownTools(rules: Rules, notice: ((message: string) => void) | un
 export async function taskTools(o: ToolOptions, c: TaskToolsContext) {
   const rules = await loadRules(o.rules ?? defaultRules(o.settings));
   noteUnknownTools(rules, o.events?.onNotice);
-  // A command that names its tools narrows the run to them, on top of every other rule.
-  const narrow = o.narrow ? await loadRules({ allow: [{ source: 'the command', rules: o.narrow }] }) : null;
   const env = { ...toolEnvironment(o.env), ...o.variables };
   const { workspace } = c;
   const hooks = await hooksFor(o, workspace.root, env);
@@ -86,8 +82,7 @@ export async function taskTools(o: ToolOptions, c: TaskToolsContext) {
       events: o.events,
       onEnd: hooks?.subagentEnd,
     });
-  // Task is added before the command's narrowing, so a command that does not name it has none.
-  const subagents = (set: ToolSet) => (narrow ? withPermissions(withTask(set), narrow, workspace.root) : withTask(set));
+  const subagents = withTask;
   const stack = toolStack({
     workspace,
     env,
