@@ -16,11 +16,11 @@ const tool = (name: string, input: unknown) => ({ content: [{ type: 'tool_use' a
 const FILES = {
   'src/a.js': 'export const a = 1; // TODO remove\n',
   '.claude/agents/finder.md':
-    '---\nname: finder\ndescription: Finds TODOs in the code\ntools: Read\n---\nYou find TODO comments and list them.\n',
+    '---\nname: finder\ndescription: Finds TODOs in the code\ntools: Read\nmodel: inherit\n---\nYou find TODO comments and list them.\n',
   '.claude/skills/release/SKILL.md':
     '---\nname: release\ndescription: How this project cuts a release\n---\nBump the version in package.json, then tag it.\n',
   '.claude/commands/tidy.md':
-    '---\nallowed-tools: Bash(git status:*)\ndescription: Tidy a folder\nargument-hint: [folder] [how]\n---\nTidy the folder $0 and report ($ARGUMENTS).\n',
+    '---\nallowed-tools: Bash(git status:*)\nmodel: haiku\ndescription: Tidy a folder\nargument-hint: [folder] [how]\n---\nTidy the folder $0 and report ($ARGUMENTS).\n',
 };
 
 describe('agents, skills and commands through the CLI (dist/cli/index.js)', () => {
@@ -45,6 +45,8 @@ describe('agents, skills and commands through the CLI (dist/cli/index.js)', () =
     );
     expect(r.code).toBe(0);
     const first = server.requests[0]!.body;
+    // Claude Code's aliases: the command's `model: haiku`, and the agent's `inherit` (the run's model, here the command's).
+    expect(first.model).toBe('claude-haiku-5-5');
     expect(JSON.stringify(first.messages[0]!.content)).toContain('Tidy the folder src and report (src quickly).');
     expect(JSON.stringify(first.system)).toMatch(/# Skills[\s\S]*- release: How this project cuts a release/);
     // The command's allowed-tools pre-approve `git status` beside the run's rules: Bash is offered, for that.
@@ -54,6 +56,7 @@ describe('agents, skills and commands through the CLI (dist/cli/index.js)', () =
     const sub = server.requests[2]!.body;
     expect(JSON.stringify(sub.system)).toContain('You find TODO comments and list them.');
     expect(sub.messages).toHaveLength(1);
+    expect(sub.model).toBe('claude-haiku-5-5');
     expect(sub.tools!.map((t) => t.name)).toEqual(['Read']);
     expect(JSON.stringify(server.requests[3]!.body.messages.at(-1)!.content)).toContain('src/a.js:1 has a TODO.');
     expect(JSON.stringify(server.requests[4]!.body.messages.at(-1)!.content)).toContain('status-ran');

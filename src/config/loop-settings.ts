@@ -5,6 +5,24 @@ import { parseRuleList } from '../tools/permissions/rules.js';
 /** The model used when none is configured. */
 export const DEFAULT_MODEL = 'claude-sonnet-5-5';
 
+/**
+ * Claude Code's model aliases, as commands and agents write them (`model: sonnet`): each the
+ * newest model of its family; `inherit` (and `default`) is the run's own model.
+ */
+export const MODEL_ALIASES: Readonly<Record<string, string>> = {
+  sonnet: DEFAULT_MODEL,
+  opus: 'claude-opus-5-5',
+  haiku: 'claude-haiku-5-5',
+};
+const RUN_MODEL_ALIASES = new Set(['inherit', 'default']);
+
+/** The model id an alias stands for, or the id itself; undefined for the run's own model. */
+export function modelIdOf(id: string): string | undefined {
+  const key = id.trim().toLowerCase();
+  if (RUN_MODEL_ALIASES.has(key)) return undefined;
+  return MODEL_ALIASES[key] ?? id;
+}
+
 /** `allowed-tools` / `--allowed-tools` when left out: every built-in tool, bare (see config/rules.ts for what narrows it). */
 export const DEFAULT_ALLOWED_TOOLS: readonly string[] = DEFAULT_TOOL_NAMES;
 

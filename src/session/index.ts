@@ -1,4 +1,5 @@
 import { ruleLists, type InputRules, type TrustedSettings } from '../config/index.js';
+import { modelIdOf } from '../config/loop-settings.js';
 import { withVariables } from '../core/confine.js';
 import type { Model } from '../core/model.js';
 import { lazyModel } from '../model/registry.js';
@@ -49,10 +50,16 @@ export interface SessionResult extends TaskResult {
 export async function runSession(input: SessionInput): Promise<SessionResult> {
   const { model, makeModel, inputs, trusted, modeRules, commandRules, mcp: servers, ...task } = input;
   const made = new Map<string, Model>();
+  const client = (id: string): Model => {
+    const cached = made.get(id) ?? lazyModel(id, () => makeModel(id));
+    made.set(id, cached);
+    return cached;
+  };
+  const runModel = typeof model === 'string' ? client(modelIdOf(model) ?? model) : model;
+  // A command's or agent's `model: sonnet` is Claude Code's alias; `inherit` is the run's own model.
   const modelFor = (id: string): Model => {
-    const client = made.get(id) ?? lazyModel(id, () => makeModel(id));
-    made.set(id, client);
-    return client;
+    const resolved = modelIdOf(id);
+    return resolved === undefined ? runModel : client(resolved);
   };
   const variables = trusted.env;
   if (Object.keys(variables).length > 0) {
@@ -69,7 +76,7 @@ export async function runSession(input: SessionInput): Promise<SessionResult> {
     });
     const result = await runTask({
       ...task,
-      model: typeof model === 'string' ? modelFor(model) : model,
+      model: runModel,
       modelFor,
       rules,
       hooks: trusted.hooks,
