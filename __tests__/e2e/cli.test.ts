@@ -230,7 +230,7 @@ describe('agent-action CLI (dist/cli/index.js)', () => {
     expect(flags.stderr).toContain('--prices / AGENT_ACTION_PRICES: Too small: expected number to be >=0');
     const file = await runCli(['--cwd', repo, 'x'], env);
     expect(file.code).toBe(2);
-    expect(file.stderr).toContain('.claude/settings.json: hooks.Stop[0].hooks[0].timeout: Too small: expected number to be >0');
+    expect(file.stderr).toContain('.claude/settings.json: hooks.Stop[0].hooks[0].timeout: timeout must be a positive number of seconds');
     expect(server.requests).toHaveLength(0);
   });
 });

@@ -348,6 +348,7 @@ async function transpileTools(dir: string): Promise<void> {
     'core/paths',
     'core/schema',
     'tools/builtin/bash',
+    'tools/builtin/hook-response',
     'tools/output',
     'tools/tool',
     'tools/tool-error',
@@ -369,7 +370,8 @@ const o = JSON.parse(process.argv[2]);
 const sandbox = await prepareSandbox(o.options);
 const ctx = { workspace: { root: o.options.workspace }, signal: new AbortController().signal, env: o.options.env, outputLimit: 100000 };
 try {
-  process.stdout.write(await createBashTool({ wrap: sandbox.wrap }).run({ command: o.command, timeout: 8000 }, ctx));
+  const reply = await createBashTool({ wrap: sandbox.wrap }).run({ command: o.command, timeout: 8000 }, ctx);
+  process.stdout.write(typeof reply === "string" ? reply : reply.text);
 } finally {
   await sandbox.dispose();
 }
