@@ -4,24 +4,11 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import type { ToolCall, ToolOutcome, ToolSet, ToolSpec } from '../../../src/core/tools.js';
+import type { ToolCall } from '../../../src/core/tools.js';
+import { RecordingToolSet } from '../../../test-support/recording-tools.js';
 import { toolEnvironment } from '../../../src/tools/env.js';
 import { commandLine } from '../../../src/tools/hooks/schema.js';
 import { hookRunner, toolHooks, withHooks, type HookSettings, type ToolHooks } from '../../../src/tools/hooks/index.js';
-
-class RecordingToolSet implements ToolSet {
-  readonly calls: ToolCall[] = [];
-  specs(): readonly ToolSpec[] {
-    return [];
-  }
-  isReadOnly(): boolean {
-    return false;
-  }
-  async execute(call: ToolCall): Promise<ToolOutcome> {
-    this.calls.push(call);
-    return { isError: false, content: `ran ${call.name}` };
-  }
-}
 
 let dir: string;
 let logs: string[];

@@ -1,25 +1,10 @@
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { ToolCall, ToolOutcome, ToolSet, ToolSpec } from '../../../src/core/tools.js';
+import type { ToolCall } from '../../../src/core/tools.js';
+import { RecordingToolSet } from '../../../test-support/recording-tools.js';
 import { toolEnvironment } from '../../../src/tools/env.js';
 import { hookRunner, toolHooks, withHooks, type HookRun, type HookSettings, type ToolHooks } from '../../../src/tools/hooks/index.js';
-
-/** A ToolSet that records what reaches it and answers with a fixed outcome. */
-class RecordingToolSet implements ToolSet {
-  readonly calls: ToolCall[] = [];
-  constructor(private readonly answer: (call: ToolCall) => ToolOutcome = (call) => ({ isError: false, content: `ran ${call.name}` })) {}
-  specs(): readonly ToolSpec[] {
-    return [];
-  }
-  isReadOnly(): boolean {
-    return false;
-  }
-  async execute(call: ToolCall): Promise<ToolOutcome> {
-    this.calls.push(call);
-    return this.answer(call);
-  }
-}
 
 let dir: string;
 let runs: HookRun[];

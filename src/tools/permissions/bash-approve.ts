@@ -116,18 +116,19 @@ export function approvalWords(words: readonly CommandWord[]): readonly CommandWo
 }
 
 /** Options of the read-only commands that never write nor run anything; others need a rule. */
-const READ_ONLY: ReadonlyMap<string, { flags: RegExp; valued?: RegExp; operands: 'paths' | 'any' | 'none' }> = new Map([
+/** `flags` absent: the command takes no options, every argument is an operand. */
+const READ_ONLY: ReadonlyMap<string, { flags?: RegExp; valued?: RegExp; operands: 'paths' | 'any' | 'none' }> = new Map([
   ['echo', { flags: /^-[neE]+$/, operands: 'any' }],
   ['pwd', { flags: /^-[LP]$/, operands: 'none' }],
-  ['true', { flags: /^$/, operands: 'none' }],
-  ['false', { flags: /^$/, operands: 'none' }],
+  ['true', { operands: 'none' }],
+  ['false', { operands: 'none' }],
   ['cat', { flags: /^-[nbAEsTv]+$/, operands: 'paths' }],
   ['head', { flags: /^-(?:\d+|[qv]+)$|^-[nc]-?\d+[kKmM]?$/, valued: /^-[nc]$/, operands: 'paths' }],
   ['tail', { flags: /^-(?:\d+|[qvr]+)$|^-[nc][+-]?\d+[kKmM]?$/, valued: /^-[nc]$/, operands: 'paths' }],
   ['wc', { flags: /^-[lwcmL]+$|^--(?:lines|words|bytes|chars)$/, operands: 'paths' }],
   ['ls', { flags: /^-[A-Za-z1]+$|^--(?:all|almost-all|long|human-readable|recursive|reverse)$/, operands: 'paths' }],
   ['basename', { flags: /^-[as]$/, operands: 'any' }],
-  ['dirname', { flags: /^$/, operands: 'any' }],
+  ['dirname', { operands: 'any' }],
 ]);
 const GREP = {
   flags:
@@ -190,7 +191,7 @@ export function readOnlyCommand(command: SimpleCommand, cwd: string, root: strin
   }
   const spec = name === undefined ? undefined : READ_ONLY.get(name);
   if (!spec) return undefined;
-  const operands = spec.flags.source === '^$' ? args : splitOptions(args, spec.flags, spec.valued);
+  const operands = spec.flags ? splitOptions(args, spec.flags, spec.valued) : args;
   if (!operands) return undefined;
   return operandsOk(spec.operands, operands, cwd, root) ? { cwd } : undefined;
 }

@@ -139,9 +139,10 @@ function decideBash(call: ToolCall, allows: readonly Rule[], denies: readonly Ru
   }
   if (allows.some((r) => r.specifier === undefined)) return ALLOWED;
   // Read-only commands (`tail`, `echo`, `cd` inside the workspace...) need no rule of their own.
-  let cwd = path.resolve(root);
+  const top = path.resolve(root);
+  let cwd = top;
   for (const simple of line.commands) {
-    const readOnly = bash.readOnly(simple, cwd, path.resolve(root));
+    const readOnly = bash.readOnly(simple, cwd, top);
     if (readOnly) {
       cwd = readOnly.cwd;
       continue;
