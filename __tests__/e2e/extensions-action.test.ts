@@ -84,4 +84,32 @@ describe('agents, skills and commands in the action (dist/index.js)', () => {
     expect(reads.length).toBeGreaterThan(0);
     for (const q of reads) expect(q.query['ref']).toBe('main');
   });
+
+  it("runs a base command's !`steps` in the workspace under its allowed-tools, attaches its @files, and follows CLAUDE.md's imports on the base branch", async () => {
+    const base = {
+      'CLAUDE.md': 'House rules: @docs/rules.md\n',
+      'docs/rules.md': 'base-rules-token\n',
+      '.claude/commands/context.md':
+        '---\nallowed-tools: Bash(git rev-parse:*)\n---\nHead: !`git rev-parse --abbrev-ref HEAD`\nNotes: @NOTES.md\n',
+    };
+    const pr = { 'NOTES.md': 'pr-notes-token\n', 'docs/rules.md': 'pr-rules-token\n' };
+    world = await makeWorld({
+      main: { 'README.md': 'calc\n', ...base },
+      branches: { feature: pr },
+      script: [text('Done.')],
+      sim: { permissions: { alice: 'write' }, files: { main: base, feature: { ...base, ...pr } } },
+    });
+    const headSha = world.remoteGit(['rev-parse', 'feature']).trim();
+    const pull = { headRef: 'feature', headSha, headRepoFullName: `${OWNER}/${REPO}`, baseRef: 'main', files: [], diff: '' };
+    world.sim.issues.set(7, { number: 7, title: 'Feature', body: '', user: { login: 'bob' }, comments: [], pull });
+    const payload = commentPayload({ number: 7, body: '/agent context', by: { login: 'alice', id: 501 }, onPull: true });
+    const r = await world.run({ event: 'issue_comment', payload });
+    expect(r.outputs['conclusion']).toBe('success');
+    const task = JSON.stringify(world.model.requests[0]!.body.messages[0]!.content);
+    expect(task).toContain('Head: feature');
+    expect(task).toContain('pr-notes-token');
+    expect(task).toContain('base-rules-token');
+    expect(task).not.toContain('pr-rules-token');
+    expect(task).not.toContain('[output of step');
+  });
 });

@@ -1,6 +1,7 @@
 import {
   commandName,
   expandCommand,
+  fileReferences,
   findCommand,
   loadFrontmatterParser,
   parseCommandFile,
@@ -96,27 +97,55 @@ describe('splitArguments', () => {
 
 describe('expandCommand', () => {
   test('$ARGUMENTS is everything after the name', () => {
-    expect(expandCommand(cmd('c', 'Fix lint in $ARGUMENTS.'), 'src/ "lib dir"')).toBe('Fix lint in src/ "lib dir".');
+    expect(expandCommand(cmd('c', 'Fix lint in $ARGUMENTS.'), 'src/ "lib dir"').task).toBe('Fix lint in src/ "lib dir".');
   });
 
   test('$0, $1 … and $ARGUMENTS[N] are the arguments from 0, split with quotes respected; a missing one is empty', () => {
     const c = cmd('c', 'Fix issue #$0 with priority $1 [$2] ($ARGUMENTS)');
-    expect(expandCommand(c, '123 "very high"')).toBe('Fix issue #123 with priority very high [] (123 "very high")');
-    expect(expandCommand(cmd('c', 'PR $ARGUMENTS[0], then $ARGUMENTS[1]'), '7 low')).toBe('PR 7, then low');
+    expect(expandCommand(c, '123 "very high"').task).toBe('Fix issue #123 with priority very high [] (123 "very high")');
+    expect(expandCommand(cmd('c', 'PR $ARGUMENTS[0], then $ARGUMENTS[1]'), '7 low').task).toBe('PR 7, then low');
   });
 
   test('named arguments from the frontmatter, longest name first, and \\$ for a literal dollar', () => {
     const c = { ...cmd('c', 'Review $pr at $priority, costs \\$5 ($prx)'), argumentNames: ['pr', 'priority'] };
-    expect(expandCommand(c, '42 high')).toBe('Review 42 at high, costs $5 ($prx)');
+    expect(expandCommand(c, '42 high').task).toBe('Review 42 at high, costs $5 ($prx)');
   });
 
   test('arguments holding placeholders stay as typed', () => {
-    expect(expandCommand(cmd('c', '$0 / $1'), '$1 x')).toBe('$1 / x');
+    expect(expandCommand(cmd('c', '$0 / $1'), '$1 x').task).toBe('$1 / x');
   });
 
   test('a body without placeholders gets the arguments appended, none when there are none', () => {
-    expect(expandCommand(cmd('c', 'Run the tests.'), 'unit')).toBe('Run the tests.\n\nARGUMENTS: unit');
-    expect(expandCommand(cmd('c', 'Run the tests.'), '')).toBe('Run the tests.');
-    expect(expandCommand(cmd('c', 'Check $0.'), '')).toBe('Check .');
+    expect(expandCommand(cmd('c', 'Run the tests.'), 'unit').task).toBe('Run the tests.\n\nARGUMENTS: unit');
+    expect(expandCommand(cmd('c', 'Run the tests.'), '').task).toBe('Run the tests.');
+    expect(expandCommand(cmd('c', 'Check $0.'), '').task).toBe('Check .');
+  });
+
+  test('!`command` after a space or at a line start, and ```! blocks, become steps with the arguments substituted', () => {
+    const c = cmd('c', 'Status: !`git status $0`\nx!`echo literal`\n```!\necho $ARGUMENTS\n```\nend');
+    const expanded = expandCommand(c, 'src', 'n1');
+    expect(expanded.shell).toEqual([
+      { slot: '[output of step 1 n1]', command: 'git status src' },
+      { slot: '[output of step 2 n1]', command: 'echo src' },
+    ]);
+    expect(expanded.task).toBe('Status: [output of step 1 n1]\nx!`echo literal`\n[output of step 2 n1]\nend');
+  });
+
+  test('an argument cannot open a step: only the body is scanned for them', () => {
+    const expanded = expandCommand(cmd('c', 'Do $ARGUMENTS'), '!`touch pwned`');
+    expect(expanded.shell).toEqual([]);
+    expect(expanded.task).toBe('Do !`touch pwned`');
+  });
+
+  test('each expansion has slots of its own, which nothing typed can guess', () => {
+    const c = cmd('c', 'A !`echo a`');
+    expect(expandCommand(c, '').shell[0]!.slot).not.toBe(expandCommand(c, '').shell[0]!.slot);
+  });
+});
+
+describe('fileReferences', () => {
+  test('@path at a line start or after a space, outside code, trailing punctuation dropped, each once', () => {
+    const text = 'See @src/a.ts, @docs/ and `@in/code.md`\n```\n@in/block.md\n```\nmail me@example.com @src/a.ts.';
+    expect(fileReferences(text)).toEqual(['src/a.ts', 'docs/']);
   });
 });

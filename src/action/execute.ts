@@ -139,6 +139,7 @@ export async function executeTask(x: ExecuteInput, run: JobRun): Promise<{ resul
     mcp: jobMcp(x, run),
     agents: run.trusted.extensions.agents,
     ...(run.asked.commandRules ? { commandRules: run.asked.commandRules } : {}),
+    ...(run.asked.steps ? { commandSteps: run.asked.steps } : {}),
     ...(x.answerSchema ? { answerSchema: x.answerSchema } : {}),
     events: run.events,
   });

@@ -1,4 +1,6 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
+import { INSTRUCTIONS_CHARS, readInstructions, type ReadInstructions } from '../extensions/imports.js';
 import { resolve } from 'node:path';
 import {
   agentsFromJson,
@@ -10,6 +12,7 @@ import {
   type Skill,
 } from '../extensions/index.js';
 import type { CliOptions } from './args.js';
+import type { CommandSteps } from '../session/command-steps.js';
 
 /** What the repository's agents, skills and commands make of a CLI run. */
 export interface CliExtensions {
@@ -21,6 +24,8 @@ export interface CliExtensions {
   commandRules?: { source: string; rules: string[] };
   /** The command's `model`. */
   model?: string;
+  /** What the command runs and reads before the first request. */
+  steps?: CommandSteps;
 }
 
 const LOCAL_IO = {
@@ -28,6 +33,28 @@ const LOCAL_IO = {
   readFile: (path: string) => readFileSync(path, 'utf8'),
   isDirectory: (path: string) => statSync(path).isDirectory(),
 };
+
+/** A file of --cwd by its relative path, undefined when it is not a regular file there. */
+function localFile(root: string): ReadInstructions {
+  return async (path) => {
+    const full = resolve(root, path);
+    const info = await stat(full).catch(() => null);
+    return info?.isFile() ? readFile(full, 'utf8') : undefined;
+  };
+}
+
+/**
+ * The system prompt's repository section: CLAUDE.md with its imports, .claude/CLAUDE.md and
+ * AGENTS.md of --cwd, unless --setting-sources none; then --append-system-prompt.
+ */
+export async function cliSystemAppend(
+  options: Pick<CliOptions, 'cwd' | 'settingSources' | 'appendSystemPrompt'>,
+): Promise<string | undefined> {
+  const found = options.settingSources === 'none' ? undefined : await readInstructions(localFile(resolve(options.cwd)), INSTRUCTIONS_CHARS);
+  const section = found ? `# Repository instructions (${found.path})\n\n${found.content}` : '';
+  const text = [section, options.appendSystemPrompt ?? ''].filter((t) => t.trim() !== '').join('\n\n');
+  return text === '' ? undefined : text;
+}
 
 /** `.claude/agents`, `skills` and `commands` of --cwd (the user's own checkout) unless --setting-sources none, then --agents. */
 export async function cliExtensions(options: CliOptions, log: (m: string) => void): Promise<CliExtensions> {
@@ -40,8 +67,10 @@ export async function cliExtensions(options: CliOptions, log: (m: string) => voi
   if (!found) return { prompt: options.prompt, agents, skills: local.skills };
   const { command, args } = found;
   log(`running the command /${command.name} (${command.source})`);
+  const expanded = expandCommand(command, args);
   return {
-    prompt: expandCommand(command, args),
+    prompt: expanded.task,
+    ...(expanded.shell.length + expanded.files.length > 0 ? { steps: { shell: expanded.shell, files: expanded.files } } : {}),
     agents,
     skills: local.skills,
     ...(command.allowedTools ? { commandRules: { source: `${command.source} allowed-tools`, rules: command.allowedTools } } : {}),

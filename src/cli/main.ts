@@ -12,7 +12,7 @@ import { readCredentialFiles } from '../secrets/credential-files.js';
 import { runSession, type TaskResult } from '../session/index.js';
 import { toolEnvironment } from '../tools/env.js';
 import { parseCli, USAGE, type CliOptions } from './args.js';
-import { cliExtensions, type CliExtensions } from './extensions.js';
+import { cliExtensions, cliSystemAppend, type CliExtensions } from './extensions.js';
 import { cliMcp } from './mcp.js';
 import { sessionPaths } from './sessions.js';
 import { progressEvents, summaryLine, type ProgressWriter } from './progress.js';
@@ -136,7 +136,7 @@ async function run(options: CliOptions, apiKey: string, io: CliIo): Promise<{ re
     Promise.reject(new UsageError(errorText(error))),
   );
   const say = (m: string) => io.stderr.write(`agent-action: ${m}\n`);
-  const ext = await extensions(options, say);
+  const [ext, append] = await Promise.all([extensions(options, say), cliSystemAppend(options)]);
   const paths = withSession(options, io.env);
   const start = initialMessages({ ...options, ...paths, prompt: ext.prompt });
   const transcript = paths.transcript ? new TranscriptWriter(resolve(paths.transcript)) : undefined;
@@ -166,10 +166,11 @@ async function run(options: CliOptions, apiKey: string, io: CliIo): Promise<{ re
       agents: ext.agents,
       skills: ext.skills,
       ...(ext.commandRules ? { commandRules: ext.commandRules } : {}),
+      ...(ext.steps ? { commandSteps: ext.steps } : {}),
       ...(answerSchema ? { answerSchema } : {}),
       signal: io.signal,
       events: progressEvents(io.stderr, { quiet: options.quiet }),
-      ...(options.appendSystemPrompt ? { appendSystemPrompt: options.appendSystemPrompt } : {}),
+      ...(append ? { appendSystemPrompt: append } : {}),
       ...(transcript ? { transcript } : {}),
       ...(sandbox ? { wrap: Promise.resolve(sandbox.wrap) } : {}),
     }).catch((error: unknown) => Promise.reject(new UsageError(errorText(error))));

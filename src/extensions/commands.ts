@@ -5,6 +5,7 @@
  * becomes the task, `$ARGUMENTS` replaced by everything after the name, `$ARGUMENTS[0]` or `$0`,
  * `$1`, … (0-based) and `$<name>` by the arguments split as a shell would.
  */
+import { randomUUID } from 'node:crypto';
 import { parseRuleList } from '../tools/permissions/rules.js';
 import { checkName, ExtensionFileError, optionalList, optionalText, splitFrontmatter, type Fail } from './frontmatter.js';
 
@@ -136,25 +137,63 @@ export function splitArguments(text: string): string[] {
 
 const escapeRegex = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
+/** A command expanded: the task, and what runs or is read before the model sees it. */
+export interface ExpandedCommand {
+  /** The task text; each shell step's output goes where its slot stands. */
+  task: string;
+  /** The body's `` !`command` `` and ```` ```! ```` blocks, arguments substituted, in order. */
+  shell: { slot: string; command: string }[];
+  /** The `@path` references of the task outside code, in order, each once. */
+  files: string[];
+}
+
+/**
+ * `` !`command` `` at the start of a line or after a space, or a fenced block opened with
+ * ```` ```! ````: Claude Code runs it before the model sees the command, and its output stands in
+ * its place. Only the body's own: arguments are substituted into them, never scanned for them.
+ */
+const SHELL = /```!\n([\s\S]*?)\n```|(?<=^|\s)!`([^`\n]+)`/gm;
+
+/** `@path` at the start of a line or after a space, outside code: Claude Code attaches the file. */
+export function fileReferences(text: string): string[] {
+  const prose = text.replace(/```[\s\S]*?```/g, ' ').replace(/`[^`\n]*`/g, ' ');
+  const found = [...prose.matchAll(/(?<=^|\s)@([^\s`]+)/gm)].map((m) => (m[1] ?? '').replace(/[.,;:!?)\]]+$/, ''));
+  return [...new Set(found.filter((path) => path !== '' && !path.includes('\0')))];
+}
+
 /**
  * The task a command runs, as Claude Code expands it: `$<name>` (frontmatter `arguments`),
  * `$ARGUMENTS[N]` and `$N` (0-based) take one argument, `$ARGUMENTS` all of them, a missing one
  * is ''; `\$` keeps a literal `$`. One pass, so arguments that themselves hold `$0` stay as
  * typed. A body that uses none of them gets the arguments appended, so that they are not lost.
+ * Shell steps are cut out first, so that an argument cannot open one; each leaves a slot whose
+ * name holds `nonce`, which nothing typed can guess.
  */
-export function expandCommand(command: Command, args: string): string {
+export function expandCommand(command: Command, args: string, nonce: string = randomUUID()): ExpandedCommand {
   const words = splitArguments(args);
   // Longer names first, so `$file` never eats the start of `$files`.
   const names = [...(command.argumentNames ?? [])].map((name, i) => ({ name, i })).sort((a, b) => b.name.length - a.name.length);
   const named = names.map(({ name }) => `${escapeRegex(name)}(?![\\[\\w])`);
   const pattern = new RegExp(`\\\\\\$|\\$(?:(${named.join('|') || '(?!)'})|ARGUMENTS\\[(\\d+)\\]|(\\d+)(?!\\w)|ARGUMENTS)`, 'g');
   let used = false;
-  const task = command.body.replace(pattern, (match, name: string | undefined, indexed: string | undefined, plain: string | undefined) => {
-    if (match === '\\$') return '$';
-    used = true;
-    if (name !== undefined) return words[names.find((n) => n.name === name)?.i ?? -1] ?? '';
-    const index = indexed ?? plain;
-    return index !== undefined ? (words[Number(index)] ?? '') : args;
-  });
-  return used || args.trim() === '' ? task : `${task}\n\nARGUMENTS: ${args}`;
+  const substitute = (text: string): string =>
+    text.replace(pattern, (match, name: string | undefined, indexed: string | undefined, plain: string | undefined) => {
+      if (match === '\\$') return '$';
+      used = true;
+      if (name !== undefined) return words[names.find((n) => n.name === name)?.i ?? -1] ?? '';
+      const index = indexed ?? plain;
+      return index !== undefined ? (words[Number(index)] ?? '') : args;
+    });
+  const shell: ExpandedCommand['shell'] = [];
+  let task = '';
+  let at = 0;
+  for (const match of command.body.matchAll(SHELL)) {
+    const slot = `[output of step ${shell.length + 1} ${nonce}]`;
+    task += substitute(command.body.slice(at, match.index)) + slot;
+    shell.push({ slot, command: substitute(match[1] ?? match[2] ?? '') });
+    at = match.index + match[0].length;
+  }
+  task += substitute(command.body.slice(at));
+  if (!used && args.trim() !== '') task = `${task}\n\nARGUMENTS: ${args}`;
+  return { task, shell, files: fileReferences(task) };
 }

@@ -7,6 +7,7 @@ import { sameLogin, type WriterIdentity } from './identity.js';
 import { isFork, listPullFiles } from './repo.js';
 import { diffFromPatches, type ListedFile } from './pull-diff.js';
 import type { Trigger } from './trigger.js';
+import { INSTRUCTIONS_CHARS, readInstructions, type ReadInstructions } from '../extensions/imports.js';
 
 export interface ThreadComment {
   author: string;
@@ -49,7 +50,7 @@ export interface TaskContext {
   pull?: PullContext;
   reviewComment?: { path: string; line: number | null; diffHunk: string; body: string; author: string };
   failingChecks: FailingCheck[];
-  /** AGENTS.md or CLAUDE.md, from the base branch for a pull request. */
+  /** CLAUDE.md with its imports, .claude/CLAUDE.md and AGENTS.md, from the base branch for a pull request. */
   instructions?: { path: string; content: string };
 }
 
@@ -60,7 +61,12 @@ export interface ContextLimits {
   instructionsChars: number;
 }
 
-export const DEFAULT_CONTEXT_LIMITS: ContextLimits = { diffChars: 60_000, logTailChars: 6_000, maxChecks: 3, instructionsChars: 20_000 };
+export const DEFAULT_CONTEXT_LIMITS: ContextLimits = {
+  diffChars: 60_000,
+  logTailChars: 6_000,
+  maxChecks: 3,
+  instructionsChars: INSTRUCTIONS_CHARS,
+};
 
 type Gh = GitHub;
 interface Where {
@@ -149,23 +155,22 @@ async function failingChecks(gh: Gh, where: Where, sha: string, limits: ContextL
   }
 }
 
-async function instructionsFile(gh: Gh, where: Where, path: string, ref: string, limit: number): Promise<TaskContext['instructions']> {
-  try {
-    const { data } = await gh.rest.repos.getContent({ ...where, path, ref });
-    if (!Array.isArray(data) && data.type === 'file' && 'content' in data) {
-      return { path, content: Buffer.from(data.content, 'base64').toString('utf8').slice(0, limit) };
+/** A file's text at `ref`, undefined when there is none (404, or a folder). */
+const fileAt =
+  (gh: Gh, where: Where, ref: string): ReadInstructions =>
+  async (path) => {
+    try {
+      const { data } = await gh.rest.repos.getContent({ ...where, path, ref });
+      if (!Array.isArray(data) && data.type === 'file' && 'content' in data) return Buffer.from(data.content, 'base64').toString('utf8');
+    } catch (error) {
+      if (statusOf(error) !== 404) throw error;
     }
-  } catch (error) {
-    if (statusOf(error) !== 404) throw error;
-  }
-  return undefined;
-}
+    return undefined;
+  };
 
-/** AGENTS.md, else CLAUDE.md: both asked for at once, the second one's failure mattering only when the first is missing. */
-async function instructions(gh: Gh, where: Where, ref: string, limit: number): Promise<TaskContext['instructions']> {
-  const [agents, claude] = ['AGENTS.md', 'CLAUDE.md'].map((path) => instructionsFile(gh, where, path, ref, limit));
-  claude!.catch(() => undefined);
-  return (await agents) ?? (await claude);
+/** CLAUDE.md with its imports, .claude/CLAUDE.md, AGENTS.md: the roots asked for at once, imports as they are found. */
+function instructions(gh: Gh, where: Where, ref: string, limit: number): Promise<TaskContext['instructions']> {
+  return readInstructions(fileAt(gh, where, ref), limit);
 }
 
 function targetNumber(trigger: Trigger): number | null {

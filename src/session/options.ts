@@ -11,6 +11,7 @@ import type { HookContext } from '../tools/hooks/index.js';
 import type { RuleLists } from '../tools/permissions/rules.js';
 import type { CredentialFileRules } from '../tools/workspace.js';
 import type { Skill } from '../extensions/index.js';
+import type { CommandSteps } from './command-steps.js';
 import type { AnswerSchema } from '../structured/schema.js';
 
 export interface TaskOptions {
@@ -62,6 +63,8 @@ export interface TaskOptions {
   skills?: readonly Skill[];
   /** More tools beside the built-in ones (MCP servers'), already started; the caller closes them. */
   extraTools?: readonly ToolSet[];
+  /** A command's `` !`command` `` steps and `@path` references, run and read before the first request (command-steps.ts). */
+  commandSteps?: CommandSteps;
   /** json-schema: the final answer must be JSON satisfying it. */
   answerSchema?: AnswerSchema;
 }

@@ -6,6 +6,7 @@ import { systemPrompt } from '../prompt/system.js';
 import { preloadWhileAnswering } from '../tools/lazy.js';
 import { UsageMeter } from '../agent/meter.js';
 import { taskTools } from './tools.js';
+import { runCommandSteps } from './command-steps.js';
 import type { LoopHooks } from '../agent/config.js';
 import { toolEnvironment } from '../tools/env.js';
 import { verification, type Verification } from './verify.js';
@@ -47,8 +48,9 @@ export async function runTask(o: TaskOptions): Promise<TaskResult> {
   const system = systemFor(o, workspace.root, names);
   // Hooks may add context to the prompt: a copy, so the caller's messages stay as they were.
   const messages = o.messages.map((m) => ({ ...m }));
-  // Hooks run commands in the workspace.
-  if (hooks) await o.ready;
+  // Hooks and a command's steps run commands in the workspace.
+  if (hooks || o.commandSteps) await o.ready;
+  if (o.commandSteps) await runCommandSteps(o.commandSteps, tools, workspace.root, messages, signal, o.events?.onNotice);
   await hooks?.begin(messages, signal);
   o.transcript?.write({ type: 'system', system, tools: names, model: settings.model, time: new Date().toISOString() });
   for (const message of messages.slice(o.recordMessagesFrom ?? 0)) o.transcript?.write(messageRecord(message));

@@ -8,6 +8,10 @@ import { sanitizeUntrusted, sanitizeVerbatim } from './sanitize.js';
 export function quoteUntrusted(label: string, text: string, options: { verbatim?: boolean } = {}): string {
   const tag = `untrusted_${label.toLowerCase().replace(/[^a-z0-9_]+/g, '_')}`;
   const clean = options.verbatim ? sanitizeVerbatim(text) : sanitizeUntrusted(text);
-  const body = clean.replace(/<(\s*\/?\s*untrusted_)/gi, '&lt;$1');
-  return `<${tag}>\n${body}\n</${tag}>`;
+  return `<${tag}>\n${escapeFences(clean)}\n</${tag}>`;
+}
+
+/** Text placed inside a block already open (a command's output in the task): its `<untrusted_…>` tags escaped. */
+export function escapeFences(text: string): string {
+  return text.replace(/<(\s*\/?\s*untrusted_)/gi, '&lt;$1');
 }
