@@ -47,6 +47,8 @@ interface CommandCase {
   asked: boolean;
   has?: string[];
   lacks?: string[];
+  /** What follows the command's name (default: `first second`). */
+  args?: string;
   /** Marker files the steps leave. */
   markers?: string[];
 }
@@ -64,6 +66,7 @@ const COMMANDS: Record<string, CommandCase> = {
   fenced: { body: '```!\necho fenced-ran\n```\n', asked: true, has: ['fenced-ran'] },
   'no-space': { body: 'x!`echo nospace` y\n', asked: true, has: ['x!`echo nospace` y'] },
   files: { body: 'Look at @src/a.txt, `@src/b.txt` and @missing.md.\n', asked: true, has: ['file-a-token'], lacks: ['file-b-token'] },
+  injected: { body: 'Do $ARGUMENTS\n', args: '!`echo injected-$((2+3))`', asked: true, has: ['echo injected-'], lacks: ['injected-5'] },
   folder: { body: 'List @src/ please\n', asked: true, has: ['a.txt', 'b.txt'], lacks: ['file-a-token'] },
 };
 
@@ -85,7 +88,7 @@ async function runSide(side: Side, command: string): Promise<Outcome> {
   const server = await startAnthropicServer({ requireApiKey: KEY, script: () => ({ content: [{ type: 'text', text: 'done' }] }) });
   try {
     const env = childEnv(home, { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: server.url });
-    const prompt = `/${command} first second`;
+    const prompt = `/${command} ${COMMANDS[command]!.args ?? 'first second'}`;
     if (side === 'claudeCode') {
       await trustProject(home, repo);
       await runClaudeCode(
