@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { jest } from '@jest/globals';
 import { commentPayload } from '../../test-support/action-payloads.js';
 import { makeWorld, OWNER, REPO, type World } from '../../test-support/action-world.js';
@@ -111,5 +113,25 @@ describe('agents, skills and commands in the action (dist/index.js)', () => {
     expect(task).toContain('base-rules-token');
     expect(task).not.toContain('pr-rules-token');
     expect(task).not.toContain('[output of step');
+  });
+
+  it('stops a command whose step no rule allows before the model is asked, and says which step', async () => {
+    const base = { '.claude/commands/risky.md': '---\nallowed-tools: Bash(git rev-parse:*)\n---\nA: !`touch planted`\n' };
+    world = await makeWorld({
+      main: { 'README.md': 'calc\n', ...base },
+      script: [text('never asked')],
+      sim: { permissions: { alice: 'write' }, files: { main: base } },
+    });
+    world.sim.issues.set(3, { number: 3, title: 'Chore', body: '', user: { login: 'bob' }, comments: [] });
+    const payload = commentPayload({ number: 3, body: '/agent risky', by: { login: 'alice', id: 501 }, onPull: false });
+    const r = await world.run({ event: 'issue_comment', payload, inputs: { 'allowed-tools': 'Read,Edit' } });
+    expect(r.outputs['conclusion']).toBe('error');
+    expect(world.model.requests).toHaveLength(0);
+    expect(existsSync(join(world.work, 'planted'))).toBe(false);
+    const comment = world.sim.issues
+      .get(3)!
+      .comments.map((c) => c.body)
+      .join('\n');
+    expect(comment).toContain('!`touch planted`');
   });
 });
