@@ -140,7 +140,7 @@ export async function makeWorld(o: WorldOptions): Promise<World> {
   const heads: Record<string, string> = {};
   for (const branch of ['main', ...Object.keys(o.branches ?? {})]) heads[branch] = runGit(bare, ['rev-parse', branch], env).trim();
   const simOptions = typeof o.sim === 'function' ? o.sim(heads) : o.sim;
-  const sim = await startGitHubSim({ owner: OWNER, repo: REPO, token: GH_TOKEN, permissions: {}, ...simOptions });
+  const sim = await startGitHubSim({ owner: OWNER, repo: REPO, token: GH_TOKEN, permissions: {}, gitRemote: bare, ...simOptions });
   const model = await startAnthropicServer({ script: o.script, requireApiKey: API_KEY });
 
   /** The runner's environment and files for one run, as a runner leaves them. */

@@ -20,7 +20,10 @@ export type {
   SimInstallationToken,
   SimComment,
   SimCreatedPull,
+  SimBranchMove,
   SimFault,
+  SimGitCommit,
+  SimGitData,
   SimHang,
   SimIssue,
   SimPull,
@@ -28,6 +31,7 @@ export type {
   SimReaction,
   SimRequest,
   SimReview,
+  SimRefUpdate,
   SimReviewComment,
   SimUser,
 } from './github-sim/types.js';

@@ -85,6 +85,11 @@ export class GitHubAccess {
   }
 }
 
+/** The input the run's token comes from, as a refusal names it. */
+export function credentialName(settings: Pick<ActionSettings, 'githubAppId'>): string {
+  return settings.githubAppId ? "the App's installation token (github-app-id, github-app-private-key)" : 'the github-token';
+}
+
 /** The key's lines, each a secret of its own: the runner masks line by line what it prints. */
 export function privateKeySecrets(pem: string): string[] {
   if (pem === '') return [];

@@ -55,6 +55,14 @@ export interface DeliverOptions {
   log: (message: string) => void;
   /** Who the commits are by (an App's bot); github-actions[bot] when absent. */
   committer?: Identity;
+  /** commit-signing: the commit is made again by GitHub through its Git Data API (see signed-push.ts). */
+  commitSigning?: boolean;
+  /** Who the token writes as, to say why a commit was not signed. */
+  writer?: () => Promise<string | null>;
+  /** The input the token comes from, named when GitHub refuses it. */
+  credential?: string;
+  /** What went where (the log); warnings go to `log`. */
+  info?: (message: string) => void;
 }
 
 export function commitSubject(task: string): string {
@@ -139,7 +147,10 @@ export async function deliver(o: DeliverOptions): Promise<Delivery> {
     paths: changedFiles,
   });
   if (!sha) return { ...base, note: [...notes, 'Nothing was committed.'].join(' ') };
-  const pushed = await pushWork({ ...o, fresh: o.plan.kind === 'new-branch' }, branch, sha);
+  const fresh = o.plan.kind === 'new-branch';
+  const pushed = o.commitSigning
+    ? await (await import('./signed-push.js')).pushSigned({ ...o, fresh }, branch, sha)
+    : await pushWork({ ...o, fresh }, branch, sha);
   // No `commit` then: the commit exists only in this workspace, so nothing may name it as delivered.
   if ('failed' in pushed) return { ...base, branch, note: [...notes, pushed.failed].join(' '), undelivered: [pushed.undelivered] };
   if (pushed.note) notes.push(pushed.note);

@@ -75,6 +75,8 @@ export const ActionSettingsSchema = z.extend(LoopSettingsSchema, {
   continueConversation: flag(true),
   /** One tracking comment per issue or pull request across runs, edited by each run. */
   stickyComment: flag(false),
+  /** Commits made by GitHub through its Git Data API, which GitHub signs for a bot's or an App's token. */
+  commitSigning: flag(false),
   /** Review draft pull requests in mode review. */
   reviewDrafts: flag(false),
   /** The review's event: `comment` always, or `auto` (REQUEST_CHANGES when a blocking comment was made). */
@@ -120,6 +122,7 @@ export const INPUT_NAMES: Readonly<Record<string, string>> = {
   continueConversation: 'continue-conversation',
   reviewDrafts: 'review-drafts',
   stickyComment: 'sticky-comment',
+  commitSigning: 'commit-signing',
   reviewEvent: 'review-event',
   reviewAuthors: 'review-authors',
   githubToken: 'github-token',

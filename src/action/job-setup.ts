@@ -5,6 +5,7 @@ import type { Mode } from './modes/mode.js';
 import { reviewMode } from './modes/review.js';
 import { requestUrl } from './runner.js';
 import { Tracking } from './tracking.js';
+import { credentialName } from './access.js';
 
 function where(j: JobInput) {
   const [owner, name] = j.runner.GITHUB_REPOSITORY.split('/') as [string, string];
@@ -26,6 +27,7 @@ export function jobTracking(j: JobInput, runUrl: string): Tracking {
     ...(early.comments ? { comments: early.comments } : {}),
     ...(j.settings.mode === 'review' && trigger.mode === 'review' ? { marker: REVIEW_TRACKING_MARKER } : {}),
     sticky: j.settings.stickyComment && trigger.source !== 'review-comment',
+    credential: credentialName(j.settings),
   });
 }
 

@@ -32,6 +32,8 @@ export interface TrackingInput {
   marker?: string;
   /** sticky-comment: the thread's newest tracking comment of the action is taken up, whichever run wrote it. */
   sticky?: boolean;
+  /** The token as a refusal names it (its input): `the github-token` by default. */
+  credential?: string;
 }
 
 /** The tracking comment of one run and the 👀 reaction: created early, edited as the run goes. */
@@ -150,7 +152,7 @@ export class Tracking {
   private missing(error: unknown, created: boolean): string {
     const what = created ? 'the final comment (the tracking comment still shows progress)' : 'the tracking comment (never created)';
     if (statusOf(error) === 401) {
-      return `${what}: GitHub refused the github-token (401 Bad credentials): the token expired or was revoked during the run`;
+      return `${what}: GitHub refused ${this.t.credential ?? 'the github-token'} (401 Bad credentials): the token expired or was revoked during the run`;
     }
     const why = this.t.redactor.redact(error instanceof Error ? error.message : String(error));
     this.t.io.warning(`posting ${what} failed: ${why}`);

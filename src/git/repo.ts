@@ -9,6 +9,7 @@ import { cleanIdentity, identityFor, type Identity } from './names.js';
 import { withTrailers } from './commit-message.js';
 import { cutAtLine, DIFF, DIFF_STAT, nulList } from './diff-text.js';
 import { copyIndex } from './index-copy.js';
+import { parseRawDiff, readBlobs, type TreeChange } from './objects.js';
 
 export { BOT_IDENTITY, slugify, type Identity } from './names.js';
 
@@ -283,6 +284,62 @@ export class Repo {
       if (conflicts.length === 0) throw error;
       return { conflicts: conflicts.sort() };
     }
+  }
+
+  /** A commit's first parent. */
+  async parentOf(sha: string): Promise<string> {
+    return (await this.raw(['rev-parse', '--verify', `${sha}^1^{commit}`])).trim();
+  }
+
+  /** The tree a commit points at. */
+  async treeOf(sha: string): Promise<string> {
+    return (await this.raw(['rev-parse', '--verify', `${sha}^{tree}`])).trim();
+  }
+
+  /** A commit's message exactly as stored (trailers included). */
+  async commitMessage(sha: string): Promise<string> {
+    const raw = await this.raw(['cat-file', 'commit', sha]);
+    const at = raw.indexOf('\n\n');
+    return at < 0 ? '' : raw.slice(at + 2);
+  }
+
+  /** What `to` changed against `from`, path by path, with modes and objects (no rename detection). */
+  async treeChanges(from: string, to: string): Promise<TreeChange[]> {
+    return parseRawDiff(await this.raw(['diff-tree', '-r', '-z', '--raw', '--no-renames', '--no-commit-id', from, to, '--']));
+  }
+
+  /** The paths that differ between two commits. */
+  async changedBetween(from: string, to: string): Promise<string[]> {
+    return nulList(await this.raw(['diff', '--name-only', '-z', '--no-renames', from, to, '--'])).sort();
+  }
+
+  /** The bytes of blobs, by id. */
+  async blobs(shas: readonly string[]): Promise<Map<string, Buffer>> {
+    await this.guard?.enforce();
+    return readBlobs(this.dir, { ...this.env, ...this.pins }, shas);
+  }
+
+  /** Fetches a branch of origin into its tracking ref; its head commit. */
+  async fetchBranch(branch: string): Promise<string> {
+    await this.requireBranchName(branch);
+    const tracking = `refs/remotes/origin/${branch}`;
+    await this.raw(['fetch', '--no-tags', 'origin', `+refs/heads/${branch}:${tracking}`]);
+    return (await this.raw(['rev-parse', '--verify', `${tracking}^{commit}`])).trim();
+  }
+
+  /**
+   * Puts the branch on `sha` and checks it out: the work tree follows where that commit differs
+   * from HEAD, and changes left out of the commit stay as they are.
+   */
+  async moveBranchTo(branch: string, sha: string): Promise<void> {
+    await this.requireBranchName(branch);
+    await this.raw(['checkout', '--quiet', '-B', branch, sha, '--']);
+  }
+
+  /** Deletes a local branch this run made and no longer needs. */
+  async deleteLocalBranch(branch: string): Promise<void> {
+    await this.requireBranchName(branch);
+    await this.raw(['branch', '--quiet', '-D', branch]);
   }
 
   /** Hidden refs of origin that hold one file each (stored conversations), with this handle's credentials. */

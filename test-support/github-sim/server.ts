@@ -197,6 +197,12 @@ export async function startGitHubSim(opts: GitHubSimOptions): Promise<GitHubSim>
     expireToken(): void {
       limits.tokenExpired = true;
     },
+    gitData: s.gitData,
+    moveBranch(move) {
+      const pending = { ...move, remaining: move.times ?? 1, pushed: [] as string[] };
+      s.gitData.moves.push(pending);
+      return { pushed: pending.pushed };
+    },
     close(): Promise<void> {
       return new Promise((resolve, reject) => {
         server.close((err) => (err ? reject(err) : resolve()));

@@ -6,6 +6,7 @@ import type {
   SimComment,
   SimCreatedPull,
   SimFault,
+  SimGitData,
   SimIssue,
   SimPull,
   SimReaction,
@@ -62,6 +63,7 @@ export class SimState {
   readonly faults: ActiveFault[] = [];
   readonly schemaErrors: string[] = [];
   readonly installationTokens: SimInstallationToken[] = [];
+  readonly gitData: SimGitData = { blobs: 0, trees: 0, commits: [], refUpdates: [], moves: [] };
   nextCommentId: number;
   // GitHub's review ids are far larger than its comment ids; starting high keeps the two apart in tests.
   nextReviewId: number;

@@ -150,6 +150,51 @@ export interface GitHubSimOptions {
   tokens?: Record<string, SimUser>;
   /** A GitHub App, installed on the repository or not: its JWT and installation tokens work as GitHub's do. */
   app?: SimApp;
+  /**
+   * The bare git repository that stands for the repository on GitHub: the Git Data routes
+   * (blobs, trees, commits, refs) read and write real objects and refs there. Without it they answer 500.
+   */
+  gitRemote?: string;
+}
+
+/** A commit made through `POST /git/commits`. */
+export interface SimGitCommit {
+  sha: string;
+  /** Signed by GitHub: the request named no author or committer, and the token is a bot's or an App's. */
+  verified: boolean;
+  namedAuthor: boolean;
+  namedCommitter: boolean;
+  /** The login of the token that made it. */
+  by: string;
+  createdAt: string;
+}
+
+/** A ref written through `POST /git/refs` or `PATCH /git/refs/{ref}`. */
+export interface SimRefUpdate {
+  ref: string;
+  sha: string;
+  by: string;
+  created: boolean;
+  forced?: boolean;
+}
+
+/** Another push to `branch` (a commit of `files` on its head), landing just before the next ref update of it. */
+export interface SimBranchMove {
+  branch: string;
+  files: Record<string, string>;
+  message?: string;
+  /** How many ref updates of the branch are preceded by such a push. Default 1. */
+  times?: number;
+}
+
+/** What the Git Data routes did. */
+export interface SimGitData {
+  blobs: number;
+  trees: number;
+  commits: SimGitCommit[];
+  refUpdates: SimRefUpdate[];
+  /** Pending pushes of others; `pushed` holds the commits they made. */
+  moves: (SimBranchMove & { remaining: number; pushed: string[] })[];
 }
 
 export interface SimApp {
@@ -227,6 +272,10 @@ export interface GitHubSim {
   hang(h: SimHang): void;
   /** From now on every request is a 401 Bad credentials, as for an installation token that expired. */
   expireToken(): void;
+  /** The Git Data routes' record (see SimGitData). */
+  gitData: SimGitData;
+  /** Another push lands on the branch just before the action's next ref update of it (a branch moved mid-run); returns what it pushed, once it has. */
+  moveBranch(move: SimBranchMove): { pushed: string[] };
   close(): Promise<void>;
 }
 

@@ -10,6 +10,8 @@ import { whereNote } from '../plan.js';
 import type { ActionSettings } from '../inputs.js';
 import type { Mode } from './mode.js';
 import type { Identity } from '../../git/names.js';
+import type { WriterIdentity } from '../../github/identity.js';
+import { credentialName } from '../access.js';
 
 export interface ImplementInput {
   settings: ActionSettings;
@@ -26,6 +28,8 @@ export interface ImplementInput {
   credentials: CredentialCheck;
   /** Who the commits are by; github-actions[bot] when absent. */
   committer?: Identity;
+  /** Who the action writes as: with commit-signing, whether GitHub can sign its commits. */
+  identity?: WriterIdentity;
 }
 
 /** The agent changes the code: the work is committed and pushed, or opened as a pull request. */
@@ -57,6 +61,10 @@ export function implementMode(o: ImplementInput): Mode {
           redact: (t) => redactor.redact(t),
           log: (m) => io.warning(redactor.redact(m)),
           ...(o.committer ? { committer: o.committer } : {}),
+          commitSigning: settings.commitSigning,
+          info: (m) => io.info(redactor.redact(m)),
+          credential: credentialName(settings),
+          ...(o.identity ? { writer: () => o.identity!.login() } : {}),
         });
       } catch (error) {
         // A failed push still leaves the diff for the report: paid-for work is never lost silently.

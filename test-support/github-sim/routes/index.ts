@@ -2,6 +2,7 @@
 import { notFound, type Ctx, type Reply, type Route } from '../reply.js';
 import type { SimState } from '../state.js';
 import { checkRoutes } from './checks.js';
+import { gitDataRoutes } from './git-data.js';
 import { issueRoutes } from './issues.js';
 import { pullRoutes } from './pulls.js';
 import { reactionRoutes } from './reactions.js';
@@ -11,7 +12,7 @@ import { reviewRoutes } from './reviews.js';
 export { logDownload } from './checks.js';
 
 // The patterns are anchored and disjoint, so the order of the groups does not decide any match.
-const routes: Route[] = [...repoRoutes, ...issueRoutes, ...reactionRoutes, ...pullRoutes, ...reviewRoutes, ...checkRoutes];
+const routes: Route[] = [...repoRoutes, ...issueRoutes, ...reactionRoutes, ...pullRoutes, ...reviewRoutes, ...checkRoutes, ...gitDataRoutes];
 
 export function route(s: SimState, ctx: Ctx, pathname: string): Reply {
   if (!/^\/repos\//.test(pathname)) return notFound();
