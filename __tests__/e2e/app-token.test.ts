@@ -3,7 +3,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { commentPayload } from '../../test-support/action-payloads.js';
 import { GH_TOKEN, makeWorld, type World } from '../../test-support/action-world.js';
-import type { ScriptedReply } from '../../test-support/anthropic-server.js';
+import type { Script, ScriptedReply } from '../../test-support/anthropic-server.js';
 import type { SimApp } from '../../test-support/github-sim.js';
 import { stableInt } from '../../test-support/github-sim/state.js';
 
@@ -34,7 +34,7 @@ afterEach(async () => {
   world = undefined;
 });
 
-async function appWorld(app: Partial<SimApp> = {}, script: ScriptedReply[] = FIX): Promise<World> {
+async function appWorld(app: Partial<SimApp> = {}, script: Script = FIX): Promise<World> {
   const w = await makeWorld({ main: MAIN, script, sim: { permissions: { alice: 'write' }, app: { ...APP, ...app } } });
   w.sim.issues.set(3, { number: 3, title: 'add() is broken', body: 'It subtracts.', user: { login: 'bob' }, comments: [] });
   return w;
@@ -107,6 +107,56 @@ describe('GitHub App tokens (dist/)', () => {
     });
     expect(r.outputs['conclusion']).toBe('skipped');
     expect(world.sim.requests).toEqual([]);
+  });
+
+  it('with commit-signing, the commit is made by GitHub as the App bot and verified', async () => {
+    world = await appWorld();
+    const r = await request(world, { 'github-app-id': String(APP.id), 'github-app-private-key': PRIVATE_KEY, 'commit-signing': 'true' });
+    if (process.env['AGENT_NOTE_DIR'])
+      writeFileSync(`${process.env['AGENT_NOTE_DIR']}/app-token-signed-calls.txt`, calls(world).join('\n') + '\n');
+    expect(r.outputs['conclusion']).toBe('success');
+    expect(world.sim.schemaErrors).toEqual([]);
+    const [commit] = world.sim.gitData.commits;
+    expect(world.sim.gitData.commits).toHaveLength(1);
+    expect(commit).toMatchObject({ verified: true, namedAuthor: false, namedCommitter: false, by: 'calc-agent[bot]' });
+    const branch = r.outputs['branch']!;
+    expect(world.remoteGit(['rev-parse', branch]).trim()).toBe(commit!.sha);
+    const botId = stableInt('user:calc-agent[bot]');
+    expect(world.remoteGit(['log', '-1', '--format=%an <%ae>', branch]).trim()).toBe(
+      `calc-agent[bot] <${botId}+calc-agent[bot]@users.noreply.github.com>`,
+    );
+    expect(world.sim.requests.filter((q) => q.path.includes('/git/')).every((q) => q.as === 'installation token')).toBe(true);
+    expect(world.sim.installationTokens[0]).toMatchObject({ revoked: true });
+  });
+
+  it('an installation token refused mid-run: the step fails naming the App inputs, and nothing reaches the branch', async () => {
+    // The token works for the exchange, the 👀 and the tracking comment, then GitHub refuses it (revoked, App
+    // uninstalled): from the model's second turn, after the edit, every request with it is a 401.
+    let expire = () => {};
+    world = await appWorld({}, (_req, index) => {
+      if (index === 1) expire();
+      return FIX[index] ?? text('done');
+    });
+    const w = world;
+    expire = () => w.sim.expireToken();
+    const r = await request(w, { 'github-app-id': String(APP.id), 'github-app-private-key': PRIVATE_KEY, 'commit-signing': 'true' });
+    expect(r.code).not.toBe(0);
+    expect(r.outputs['conclusion']).toBe('undelivered');
+    expect(w.sim.limits.badCredentials).toBeGreaterThan(0);
+    // Both what did not arrive name the inputs the token came from.
+    const undelivered = r.outputs['undelivered']!;
+    expect(undelivered).toMatch(
+      /signed commit to agent\/issue-3-[^:]*: GitHub refused the App's installation token \(github-app-id, github-app-private-key\) \(401 Bad credentials\)/,
+    );
+    expect(undelivered).toMatch(
+      /(final|tracking) comment .*GitHub refused the App's installation token \(github-app-id, github-app-private-key\) \(401/,
+    );
+    // Nothing was pushed: no ref written, no branch but main on the remote, no pull request.
+    expect(w.sim.gitData.refUpdates).toEqual([]);
+    expect(w.remoteGit(['branch', '--list']).trim()).toBe('* main');
+    expect(w.sim.pullsCreated).toEqual([]);
+    // The work stays committed in the workspace, and the summary has the diff.
+    expect(r.summary).toContain('+  return a + b;');
   });
 
   describe('bad input fails the step at start, naming the input, with no model call and nothing written', () => {

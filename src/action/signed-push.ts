@@ -203,6 +203,14 @@ async function updateRef(o: SignedPushInput, r: RepoRef, s: State, changes: read
       return 'again';
     }
     if (refusal === 'behind' && !s.rebuilt) return rebuild(o, r, s, changes, message);
+    if (refusal === 'behind') {
+      return {
+        failed: `Other pushes to \`${s.branch}\` kept landing while this run committed (GitHub: ${errorText(error)}). Nothing was pushed or forced; this run's diff is below.`,
+        undelivered: o.redact(
+          `the signed commit to ${s.branch}: the branch moved again after the commit was made on its new head (${errorText(error)})`,
+        ),
+      };
+    }
     throw error;
   }
 }
