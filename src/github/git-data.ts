@@ -31,9 +31,7 @@ export async function createBlob(gh: GitHub, r: RepoRef, bytes: Buffer): Promise
 }
 
 export async function createTree(gh: GitHub, r: RepoRef, baseTree: string, tree: TreeEntry[]): Promise<string> {
-  // Octokit's types say sha is a string; GitHub's description (and the request) allow null for a deletion.
-  const entries = tree as Parameters<GitHub['rest']['git']['createTree']>[0] extends { tree: infer T } ? T : never;
-  const { data } = await gh.rest.git.createTree({ ...r, base_tree: baseTree, tree: entries });
+  const { data } = await gh.rest.git.createTree({ ...r, base_tree: baseTree, tree });
   return data.sha;
 }
 
