@@ -1,6 +1,7 @@
 import type { ConfinedPaths } from '../core/confine.js';
 import { isInside } from '../core/paths.js';
 import type { NetworkMode, WrapExtras } from './types.js';
+import { behindRelay, PROXY_VARIABLES, SANDBOX_NETWORK_DIR } from '../network/relay.js';
 
 /**
  * How the sandbox's user relates to the runner's: an unprivileged runner needs a user namespace;
@@ -23,6 +24,8 @@ export interface BwrapLayout {
   /** Absolute and existing, inside the workspace. */
   readOnlyInWorkspace?: string[];
   network: NetworkMode;
+  /** Under `allowlist`: the filtering proxy's socket (in socketDir) and the node binary the relay runs on. */
+  proxy?: { socketDir: string; socketName: string; node: string };
   env: Record<string, string>;
   user: UserMapping;
   /** The deny rules' paths, mounted last; unreadable files get placeholder (mode 000) bound over them. */
@@ -86,11 +89,15 @@ export function bwrapArgs(layout: BwrapLayout, argv: string[], extras: WrapExtra
     ...confinedArgs(layout.confined),
     // Last, so a process's own binds (trusted files over the workspace's) cover what is above.
     ...(extras.binds ?? []).flatMap((b) => ['--ro-bind', b.source, b.dest]),
-    ...(layout.network === 'off' ? ['--unshare-net'] : []),
-    ...envArgs({ ...layout.env, ...extras.env }, layout.home ?? '/tmp'),
+    ...(layout.proxy
+      ? ['--ro-bind', layout.proxy.node, `${SANDBOX_NETWORK_DIR}/node`, '--bind', layout.proxy.socketDir, `${SANDBOX_NETWORK_DIR}/socket`]
+      : []),
+    // Under the allowlist the sandbox has only its loopback: the relay to the proxy is the way out.
+    ...(layout.network !== 'on' ? ['--unshare-net'] : []),
+    ...envArgs({ ...layout.env, ...extras.env, ...(layout.proxy ? PROXY_VARIABLES : {}) }, layout.home ?? '/tmp'),
     ...['--chdir', layout.workspace],
     '--',
-    ...argv,
+    ...(layout.proxy ? behindRelay(argv, layout.proxy.socketName) : argv),
   ];
 }
 

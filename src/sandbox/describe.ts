@@ -20,12 +20,18 @@ function describeLimit(limit: number, cgroup: string | undefined, user: UserMapp
   return 'no process limit (the kernel exempts root from it, so only the timeout stops a fork bomb)';
 }
 
+function describeNetwork(layout: BwrapLayout): string {
+  if (layout.network === 'on') return 'network on';
+  if (layout.network === 'off' || !layout.proxy) return 'network off';
+  return 'network only to the allowed domains (through a filtering proxy)';
+}
+
 export function describeSandbox(layout: BwrapLayout, limit: number, cgroup: string | undefined, apparmor: AppArmorState): string {
   const hidden = [layout.home ? "the runner's home" : '', ...(layout.hide ?? []).map((h) => h.path)].filter(Boolean);
   const lifted = apparmor === 'lifted' ? " (after lifting Ubuntu's AppArmor restriction on user namespaces with sudo sysctl)" : '';
   return (
     `Bash commands run in a bubblewrap sandbox${lifted}: read-only system, writable workspace ${layout.workspace}, ` +
-    `private /tmp${hidden.length > 0 ? `, ${hidden.join(', ')} hidden` : ''}, network ${layout.network}, ` +
+    `private /tmp${hidden.length > 0 ? `, ${hidden.join(', ')} hidden` : ''}, ${describeNetwork(layout)}, ` +
     `${describeLimit(limit, cgroup, layout.user)}${describeUser(layout.user)}.`
   );
 }
@@ -40,8 +46,9 @@ export function unavailableReason(found: Found): string {
   return `bubblewrap could not start a sandbox (${found.reason})${apparmor}`;
 }
 
-export function describeUnsandboxed(reason: string): string {
-  return `Bash commands run WITHOUT a sandbox, because ${reason}: they can read and write whatever the runner's user can.`;
+export function describeUnsandboxed(reason: string, network?: string): string {
+  const open = network === 'allowlist' || network === 'off' ? ` The network is open (network: ${network} needs the sandbox).` : '';
+  return `Bash commands run WITHOUT a sandbox, because ${reason}: they can read and write whatever the runner's user can.${open}`;
 }
 
 export function strictFailure(reason: string): string {

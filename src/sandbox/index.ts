@@ -1,4 +1,9 @@
 import { lstatSync } from 'node:fs';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DEFAULT_ALLOWED_DOMAINS, hostPolicy, type HostPolicy } from '../network/hosts.js';
+import { startProxy } from '../network/proxy.js';
 import type { CommandWrap, ConfinedPaths, WrapExtras } from '../core/confine.js';
 import { bwrapArgs, limitProcesses, type BwrapLayout } from './bwrap-args.js';
 import { joinCgroup, removeCgroup, usableCgroup } from './cgroup.js';
@@ -29,7 +34,7 @@ function none(description: string): Sandbox {
 
 function unsandboxed(o: SandboxOptions, reason: string): Sandbox {
   if (o.mode === 'strict') throw new SandboxUnavailableError(strictFailure(reason));
-  return none(describeUnsandboxed(reason));
+  return none(describeUnsandboxed(reason, o.network));
 }
 
 function stillThere(paths: ConfinedPaths): ConfinedPaths {
@@ -77,5 +82,30 @@ export async function prepareSandbox(o: SandboxOptions): Promise<Sandbox> {
   const found = await findWorkingLayout(o, run, bwrap, limit);
   if (!found.layout) return unsandboxed(o, unavailableReason(found));
   const cgroup = await usableCgroup(o, run, limit);
-  return bubblewrap(bwrap, found.layout, limit, cgroup, found);
+  if (o.network !== 'allowlist') return bubblewrap(bwrap, found.layout, limit, cgroup, found);
+  const proxy = await startSandboxProxy(hostPolicy(o.allowedDomains ?? DEFAULT_ALLOWED_DOMAINS));
+  const layout = { ...found.layout, proxy: { socketDir: proxy.dir, socketName: PROXY_SOCKET, node: process.execPath } };
+  const sandbox = bubblewrap(bwrap, layout, limit, cgroup, found);
+  return {
+    ...sandbox,
+    networkRefused: () => proxy.proxy.refused(),
+    dispose: async () => {
+      await sandbox.dispose();
+      await proxy.close();
+    },
+  };
+}
+
+const PROXY_SOCKET = 'proxy.sock';
+
+/**
+ * The proxy on a socket in a folder of its own: the sandbox's user (another uid when the runner
+ * is root) may pass through the folder and connect, not list or replace it.
+ */
+async function startSandboxProxy(policy: HostPolicy) {
+  const dir = await mkdtemp(join(tmpdir(), 'agent-action-network-'));
+  await chmod(dir, 0o711);
+  const proxy = await startProxy(policy, join(dir, PROXY_SOCKET));
+  await chmod(proxy.socketPath, 0o666);
+  return { dir, proxy, close: async () => (await proxy.close(), await rm(dir, { recursive: true, force: true })) };
 }

@@ -2,11 +2,13 @@ import type { CommandWrap } from '../core/confine.js';
 import type { RunCommand } from './run.js';
 
 export type SandboxMode = 'auto' | 'strict' | 'off';
-export type NetworkMode = 'on' | 'off';
+export type NetworkMode = 'allowlist' | 'on' | 'off';
 
 export interface SandboxOptions {
   mode: SandboxMode;
   network: NetworkMode;
+  /** Under `allowlist`: the hosts commands may reach (hosts.ts entries). Default: the default list. */
+  allowedDomains?: readonly string[];
   /** Real path; the only place a command may write besides its private /tmp and home. */
   workspace: string;
   /** The runner's HOME: hidden behind a tmpfs, with the toolchain dirs under it bound back read-only. */
@@ -51,6 +53,8 @@ export interface Sandbox {
   wrap: Wrap;
   /** True when a fork bomb hits a ceiling (rlimit or pids cgroup) before the machine's own. */
   processesLimited: boolean;
+  /** Under `allowlist` with bubblewrap: the hosts refused so far, with how many times. */
+  networkRefused?: () => Record<string, number>;
   /** Removes what prepareSandbox created (the pids cgroup); safe to call more than once. */
   dispose(): Promise<void>;
 }
