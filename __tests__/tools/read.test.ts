@@ -99,6 +99,29 @@ describe('Read', () => {
     expect(result.content.length).toBeLessThan(300);
   });
 
+  it('reads a file past 1 MB (streamed) line for line as a small one (read whole)', async () => {
+    // CRLF endings, a line cut at 2000 characters, and no final newline, in both sizes.
+    const lines = (n: number) => Array.from({ length: n }, (_, i) => (i % 7 === 3 ? 'x'.repeat(2500) : `line ${i}\r`));
+    const small = lines(40).join('\n');
+    const big = lines(3000).join('\n');
+    expect(Buffer.byteLength(big)).toBeGreaterThan(1 << 20);
+    await fs.writeFile(path.join(root, 'small.txt'), small);
+    await fs.writeFile(path.join(root, 'big.txt'), big);
+    for (const input of [{ limit: 40 }, { offset: 5, limit: 12 }, { offset: 30, limit: 11 }]) {
+      const a = await read({ file_path: 'small.txt', ...input });
+      const b = await read({ file_path: 'big.txt', ...input });
+      expect(a.isError).toBe(false);
+      expect(b.content.startsWith(a.content)).toBe(true);
+      expect(b.content.split('\n')[input.limit]).toBe('');
+      expect(a.content.startsWith(numbered(input.offset ?? 1, `line ${(input.offset ?? 1) - 1}\n`))).toBe(true);
+      expect(a.content).not.toContain('\r');
+    }
+    expect((await read({ file_path: 'small.txt', offset: 41 })).content).toBe(
+      'small.txt has 40 lines; offset 41 is past the end. Use a smaller offset.',
+    );
+    expect((await read({ file_path: 'big.txt', offset: 2991 })).content.split('\n')).toHaveLength(10);
+  });
+
   it('refuses paths outside the workspace', async () => {
     const result = await read({ file_path: '/etc/hostname' });
     expect(result).toMatchObject({ isError: true, content: expect.stringContaining('outside the workspace') });

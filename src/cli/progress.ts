@@ -10,23 +10,35 @@ export interface ProgressWriter {
 
 /**
  * Progress on stderr: streamed text as it comes, one line per tool call with its key argument,
- * and notices. Text and tool lines never share a line.
+ * and notices. Text and tool lines never share a line. Lines that come together (the tool calls
+ * of one answer) go out in one write.
  */
 export function progressEvents(out: ProgressWriter, options: { quiet: boolean }): TaskEvents {
   let midLine = false;
-  const line = (text: string) => {
-    if (midLine) out.write('\n');
+  /** Tool lines not written yet: those of one answer go out together, before anything else is written. */
+  let pending = '';
+  const flush = () => {
+    if (pending === '') return;
+    const text = pending;
+    pending = '';
+    out.write(text);
+  };
+  const line = (text: string, batched = false) => {
+    if (batched && pending === '') setImmediate(flush);
+    if (midLine) pending += '\n';
     midLine = false;
-    out.write(text + '\n');
+    pending += text + '\n';
+    if (!batched) flush();
   };
   return {
     onText(delta) {
       if (options.quiet || delta === '') return;
+      flush();
       out.write(delta);
       midLine = !delta.endsWith('\n');
     },
     onToolStart(call) {
-      line(`→ ${call.name} ${describeToolCall(call.name, call.input)}`.trimEnd());
+      line(`→ ${call.name} ${describeToolCall(call.name, call.input)}`.trimEnd(), true);
     },
     onToolEnd(call, outcome, ms) {
       if (outcome.isError)
@@ -37,6 +49,7 @@ export function progressEvents(out: ProgressWriter, options: { quiet: boolean })
     },
     onStep() {
       if (midLine) line('');
+      flush();
     },
   };
 }

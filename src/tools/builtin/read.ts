@@ -1,4 +1,4 @@
-import { createReadStream, promises as fs } from 'node:fs';
+import { closeSync, constants, createReadStream, fstatSync, openSync, readSync } from 'node:fs';
 import path from 'node:path';
 import * as z from '../../core/schema.js';
 import { defineTool, ToolError } from '../tool.js';
@@ -50,6 +50,35 @@ function formatLine(line: Line): string {
   return `${String(line.number).padStart(6)}\t${line.text}${marker}`;
 }
 
+/** Cuts text into lines from `start`, at most `count` lines and `budget` characters shown, as the stream below does. */
+function scanText(text: string, start: number, count: number, budget: number): Scan {
+  const scan: Scan = { lines: [] };
+  let used = 0;
+  let number = 1;
+  for (let from = 0; from < text.length; number++) {
+    const newline = text.indexOf('\n', from);
+    const end = newline === -1 ? text.length : newline;
+    if (number >= start) {
+      if (scan.lines.length >= count) {
+        scan.stopped = 'limit';
+        return scan;
+      }
+      const full = text.charCodeAt(end - 1) === 13 && end > from ? end - from - 1 : end - from;
+      const line = { number, text: text.slice(from, from + Math.min(full, MAX_LINE_LENGTH)), cut: Math.max(0, full - MAX_LINE_LENGTH) };
+      const size = formatLine(line).length + 1;
+      if (used + size > budget && scan.lines.length > 0) {
+        scan.stopped = 'budget';
+        return scan;
+      }
+      scan.lines.push(line);
+      used += size;
+    }
+    from = end + 1;
+  }
+  scan.totalLines = number - 1;
+  return scan;
+}
+
 /** Streams the file, holding at most MAX_LINE_LENGTH characters of any line not yet shown. */
 async function scanLines(abs: string, start: number, count: number, budget: number): Promise<Scan> {
   const scan: Scan = { lines: [] };
@@ -95,40 +124,53 @@ async function scanLines(abs: string, start: number, count: number, budget: numb
   return scan;
 }
 
-async function refuseNonText(abs: string, shown: string): Promise<void> {
-  const stat = await fs.stat(abs).catch(() => undefined);
-  if (!stat) throw new ToolError(`${shown} does not exist. Use Glob to find the file you mean.`);
-  if (stat.isDirectory()) {
-    throw new ToolError(`${shown} is a directory. Use Glob (e.g. pattern "${shown}/*") or Bash ls to list it.`);
-  }
-  if (!stat.isFile()) throw new ToolError(`${shown} is not a regular file (a device, socket or pipe); Read only reads files.`);
-  const ext = path.extname(abs).toLowerCase();
-  const hint = 'Read shows text files only; use Bash (e.g. `file`, `xxd | head`) to inspect it.';
-  if (BINARY_EXTENSIONS.has(ext)) throw new ToolError(`${shown} is a binary file (${ext}). ${hint}`);
-  const handle = await fs.open(abs, 'r');
+/** Text past this is not sniffed for credentials: a credentials file is small. Files up to it are read whole, at once. */
+const CREDENTIAL_SNIFF_BYTES = 1 << 20;
+
+const NON_TEXT_HINT = 'Read shows text files only; use Bash (e.g. `file`, `xxd | head`) to inspect it.';
+
+/**
+ * The file's first CREDENTIAL_SNIFF_BYTES, and whether that is all of it, after refusing what is
+ * not a text file. One open, fstat, read and close, without the thread pool: a local file of that
+ * size reads in microseconds, less than a round trip through the pool costs, and many Reads in one
+ * answer then cost a few system calls each. O_NONBLOCK keeps a FIFO from blocking the open (fstat
+ * then refuses it); the path is real already (resolve()), so no symlink is followed here.
+ */
+function readHead(abs: string, shown: string): { bytes: Buffer; whole: boolean } {
+  let fd: number;
   try {
-    const buffer = Buffer.alloc(SNIFF_BYTES);
-    const { bytesRead } = await handle.read(buffer, 0, SNIFF_BYTES, 0);
-    if (buffer.subarray(0, bytesRead).includes(0)) throw new ToolError(`${shown} looks binary (it contains NUL bytes). ${hint}`);
+    fd = openSync(abs, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') throw new ToolError(`${shown} does not exist. Use Glob to find the file you mean.`);
+    throw error;
+  }
+  try {
+    const stat = fstatSync(fd);
+    if (stat.isDirectory()) {
+      throw new ToolError(`${shown} is a directory. Use Glob (e.g. pattern "${shown}/*") or Bash ls to list it.`);
+    }
+    if (!stat.isFile()) throw new ToolError(`${shown} is not a regular file (a device, socket or pipe); Read only reads files.`);
+    const ext = path.extname(abs).toLowerCase();
+    if (BINARY_EXTENSIONS.has(ext)) throw new ToolError(`${shown} is a binary file (${ext}). ${NON_TEXT_HINT}`);
+    const bytes = Buffer.allocUnsafe(Math.min(stat.size, CREDENTIAL_SNIFF_BYTES));
+    let read = 0;
+    while (read < bytes.length) {
+      const n = readSync(fd, bytes, read, bytes.length - read, read);
+      if (n === 0) break;
+      read += n;
+    }
+    // A file that grew since fstat is read again by the stream, whole.
+    const head = bytes.subarray(0, read);
+    if (head.subarray(0, SNIFF_BYTES).includes(0)) throw new ToolError(`${shown} looks binary (it contains NUL bytes). ${NON_TEXT_HINT}`);
+    return { bytes: head, whole: stat.size <= CREDENTIAL_SNIFF_BYTES && read === stat.size };
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
 }
 
-/** Text past this is not sniffed for credentials: a credentials file is small. */
-const CREDENTIAL_SNIFF_BYTES = 1 << 20;
-
 /** A file holding a private key or a known token is refused whole: any part of it shown could be the secret. */
-async function refuseCredentialText(abs: string, shown: string, workspace: Workspace): Promise<void> {
-  const handle = await fs.open(abs, 'r');
-  let text: string;
-  try {
-    const buffer = Buffer.alloc(Math.min((await handle.stat()).size, CREDENTIAL_SNIFF_BYTES));
-    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-    text = buffer.toString('utf8', 0, bytesRead);
-  } finally {
-    await handle.close();
-  }
+function refuseCredentialText(text: string, shown: string, workspace: Workspace): void {
   const reason = workspace.credentialText(text);
   if (reason) throw new ToolError(`Refused: ${shown} is a credentials file (${reason}); its contents are never shown.`);
 }
@@ -160,15 +202,17 @@ export const readTool = defineTool({
     if (ctx.hidden && [shown, asked].some((p) => ctx.hidden?.(p))) {
       throw new ToolError(`Permission denied: ${input.file_path} is hidden by the deny rules.`);
     }
-    await refuseNonText(abs, shown);
-    await refuseCredentialText(abs, shown, ctx.workspace);
+    const head = readHead(abs, shown);
+    const text = head.bytes.toString('utf8');
+    refuseCredentialText(text, shown, ctx.workspace);
     const start = Math.max(1, input.offset ?? 1);
-    const scan = await scanLines(abs, start, input.limit ?? DEFAULT_LIMIT, ctx.outputLimit);
+    const limit = input.limit ?? DEFAULT_LIMIT;
+    const scan = head.whole ? scanText(text, start, limit, ctx.outputLimit) : await scanLines(abs, start, limit, ctx.outputLimit);
     if (scan.lines.length === 0) {
       if (scan.totalLines === 0) return `${shown} exists but is empty.`;
       return `${shown} has ${scan.totalLines ?? 'fewer'} lines; offset ${start} is past the end. Use a smaller offset.`;
     }
-    const text = scan.lines.map(formatLine).join('\n') + footer(scan, start);
-    return { text, hookResponse: readResponse(abs, start, input.limit ?? DEFAULT_LIMIT) };
+    const shownText = scan.lines.map(formatLine).join('\n') + footer(scan, start);
+    return { text: shownText, hookResponse: readResponse(abs, start, limit) };
   },
 });

@@ -1,0 +1,89 @@
+/**
+ * Many Reads in one answer: the CLI answering a model that asks for 50 Reads at once, against one
+ * that asks for one, the two interleaved. The gap is from the last byte of the answer holding the
+ * tool calls to the next request (the tools, their progress lines and the next request's
+ * building); the floor is reading the same 50 files in-process (open, read, close each).
+ */
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { startAnthropicServer } from '../test-support/anthropic-server.js';
+import { cleanEnv, median } from './stats.js';
+
+const KEY = 'sk-ant-bench';
+/** The CLI as built by tsc into .tmp/bench (the current source); BENCH_CLI=dist/cli/index.js for the bundle. */
+const CLI = resolve(process.env['BENCH_CLI'] ?? '.tmp/bench/src/cli/index.js');
+const RUNS = Number(process.env['BENCH_RUNS'] ?? 7);
+const MANY = 50;
+/** Lines in each file read: 200 by default, about 12 KB (BENCH_READ_LINES). */
+const LINES = Number(process.env['BENCH_READ_LINES'] ?? 200);
+const body = (i: number) =>
+  Array.from({ length: LINES }, (_, n) => `export const value_${i}_${n} = ${n}; // line ${n} of module ${i}`).join('\n') + '\n';
+const fileOf = (i: number) => `src/mod${i}.ts`;
+
+async function gap(dir: string, reads: number): Promise<number> {
+  const calls = Array.from({ length: reads }, (_, i) => ({ type: 'tool_use' as const, name: 'Read', input: { file_path: fileOf(i) } }));
+  const server = await startAnthropicServer({
+    requireApiKey: KEY,
+    // A first Read loads the tools, so the gap measured (the second answer's) is the tools' work alone.
+    script: (_req, index) =>
+      index === 0
+        ? { content: [{ type: 'tool_use', name: 'Read', input: { file_path: 'README.md' } }] }
+        : index === 1
+          ? { content: calls }
+          : { content: [{ type: 'text', text: 'done' }] },
+  });
+  try {
+    const code = await new Promise<number | null>((done, fail) => {
+      const child = spawn(process.execPath, [CLI, '--cwd', dir, '--max-steps', '4', 'read them'], {
+        env: cleanEnv({ ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: server.url, NODE_DISABLE_COMPILE_CACHE: '1' }),
+        // Progress goes to a pipe, as in a terminal or a runner's log.
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
+      child.stderr.resume();
+      child.on('error', fail);
+      child.on('exit', done);
+    });
+    const [, asked, next] = server.requests;
+    if (code !== 0 || !asked?.answeredAt || !next) throw new Error(`the CLI exited ${code} after ${server.requests.length} requests`);
+    return next.receivedAt - asked.answeredAt;
+  } finally {
+    await server.close();
+  }
+}
+
+function floor(dir: string): number {
+  const t = performance.now();
+  for (let i = 0; i < MANY; i++) readFileSync(join(dir, fileOf(i)));
+  return performance.now() - t;
+}
+
+async function main(): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), 'agent-bench-reads-'));
+  try {
+    await mkdir(join(dir, 'src'));
+    await writeFile(join(dir, 'README.md'), '# bench\n');
+    await Promise.all(Array.from({ length: MANY }, (_, i) => writeFile(join(dir, fileOf(i)), body(i))));
+    const one: number[] = [];
+    const many: number[] = [];
+    const floors: number[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      one.push(await gap(dir, 1));
+      many.push(await gap(dir, MANY));
+      floors.push(floor(dir));
+    }
+    const [o, m, f] = [median(one), median(many), median(floors)];
+    console.log(
+      `Reads in one answer, the gap from the answer to the next request, median of ${RUNS}, files of ${LINES} lines (node ${process.version}):`,
+    );
+    console.log(`  1 Read:   ${o.toFixed(1)} ms`);
+    console.log(`  ${MANY} Reads: ${m.toFixed(1)} ms, ${(m / o).toFixed(2)}x one (goal <= 3x)`);
+    console.log(`  floor: ${MANY} files read in-process, ${f.toFixed(1)} ms`);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+await main();
