@@ -62,6 +62,26 @@ describe('with a fresh checkout each', () => {
       expect(fx.git(fx.work, ['rev-parse', '--abbrev-ref', '@{upstream}']).trim()).toBe('origin/feature');
     });
 
+    it('fetches one commit of the branch, and deepens the history only when asked about an older commit', async () => {
+      // Three more commits on feature in the remote, through a clone of its own.
+      const other = join(fx.root, 'other');
+      fx.git(fx.root, ['clone', '--quiet', '--branch', 'feature', `file://${fx.bare}`, other]);
+      const shas: string[] = [];
+      for (const n of [1, 2, 3]) {
+        await writeFile(join(other, 'feature.txt'), `step ${n}\n`);
+        fx.git(other, ['-c', 'user.name=Dev', '-c', 'user.email=dev@example.com', 'commit', '--quiet', '-am', `step ${n}`]);
+        shas.push(fx.git(other, ['rev-parse', 'HEAD']).trim());
+      }
+      fx.git(other, ['push', '--quiet', 'origin', 'feature']);
+      await repo.checkoutPullHead('feature');
+      expect(fx.git(fx.work, ['rev-list', '--count', 'HEAD']).trim()).toBe('1');
+      expect(await repo.reaches(shas[2]!)).toBe(true);
+      expect(await repo.reaches(shas[0]!)).toBe(true);
+      expect(Number(fx.git(fx.work, ['rev-list', '--count', 'HEAD']).trim())).toBeGreaterThan(3);
+      expect(await repo.reaches('0123456789abcdef0123456789abcdef01234567')).toBe(false);
+      expect(await repo.reaches('not a sha')).toBe(false);
+    });
+
     it('checks out a fork pull request head by number, detached', async () => {
       const forkSha = fx.git(fx.bare, ['rev-parse', 'refs/heads/feature']).trim();
       fx.git(fx.bare, ['update-ref', 'refs/pull/7/head', forkSha]);

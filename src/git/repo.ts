@@ -97,7 +97,7 @@ export class Repo {
     await this.requireBranchName(branch);
     const refspec = `+refs/heads/${branch}:refs/remotes/origin/${branch}`;
     await this.addFetchRefspec(refspec);
-    await this.raw(['fetch', '--no-tags', '--depth=50', 'origin', refspec]);
+    await this.raw(['fetch', '--no-tags', '--depth=1', 'origin', refspec]);
     await this.raw(['checkout', '--quiet', '-B', branch, '--track', `refs/remotes/origin/${branch}`, '--']);
   }
 
@@ -105,8 +105,26 @@ export class Repo {
   async checkoutPullRef(pullNumber: number): Promise<void> {
     if (!Number.isSafeInteger(pullNumber) || pullNumber <= 0) throw new Error(`Refusing invalid pull request number: ${pullNumber}`);
     const ref = `refs/remotes/origin/pull/${pullNumber}/head`;
-    await this.raw(['fetch', '--no-tags', '--depth=50', 'origin', `+refs/pull/${pullNumber}/head:${ref}`]);
+    await this.raw(['fetch', '--no-tags', '--depth=1', 'origin', `+refs/pull/${pullNumber}/head:${ref}`]);
     await this.raw(['checkout', '--quiet', '--detach', ref, '--']);
+  }
+
+  /**
+   * Whether sha is HEAD or an ancestor of it, on a branch fetched with depth 1: a shallow history is
+   * deepened by 49 commits (the 50 a follow-up review looks back) before the answer is no. Only
+   * a question about older history pays for it; the checkout fetches one commit, whatever the depth.
+   */
+  async reaches(sha: string): Promise<boolean> {
+    if (await this.isAncestor(sha)) return true;
+    if (!/^[0-9a-f]{7,64}$/i.test(sha)) return false;
+    const shallow = await this.raw(['rev-parse', '--is-shallow-repository']).catch(() => 'false');
+    if (shallow.trim() !== 'true') return false;
+    try {
+      await this.raw(['fetch', '--no-tags', '--deepen=49', 'origin', await this.headSha()]);
+    } catch {
+      return false;
+    }
+    return this.isAncestor(sha);
   }
 
   /** Whether sha is HEAD or an ancestor of it; false also when sha is not here (a force-push dropped it). */

@@ -39,6 +39,9 @@ export async function runTask(o: TaskOptions): Promise<TaskResult> {
   });
   let baseline: Promise<Baseline> | undefined;
   const takeOnce = () => (baseline ??= Promise.resolve(o.ready).then(() => takeBaseline(workspace.root)));
+  // The scan starts as soon as the workspace is ready and runs while the first request is
+  // answered: a tool waits for it only when it comes sooner. Its failure is the tools' and the end's to report.
+  takeOnce().catch(() => undefined);
   const signal = stopWhenNotReady(o);
   const written = new Set<string>();
   const limits = { maxSteps: settings.maxSteps, maxCostUsd: settings.maxCostUsd, deadline: started + settings.timeoutMinutes * 60_000 };

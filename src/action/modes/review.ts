@@ -55,7 +55,7 @@ async function prepare(o: ReviewInput, pull: PullContext, work: Work): Promise<P
   if (instructions) prompt.instructions = { path: REVIEW_COMMAND, content: instructions };
   // Only what was pushed since the last review, when that review's head is still in the history.
   const last = earlier.reviews.at(-1);
-  if (last && last.head !== head && (await work.git.repo.isAncestor(last.head))) {
+  if (last && last.head !== head && (await work.git.netRepo.reaches(last.head))) {
     prompt.incremental = { from: last.head, to: head, diff: await work.git.repo.diffSince(last.head, INCREMENTAL_DIFF_CHARS) };
   }
   return { pull, head, root: o.workspace, files: pull.files.map(diffFileFromPullFile), findings: new Findings(earlier.comments), prompt };
