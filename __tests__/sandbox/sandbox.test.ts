@@ -342,9 +342,11 @@ describe('bwrapArgs', () => {
 
 /** Emits the sandbox and Bash tool modules as plain JS next to the project's node_modules, for a child node process. */
 async function transpileTools(dir: string): Promise<void> {
-  const sandboxModules = (await fs.readdir(path.join('src', 'sandbox'))).map((file) => path.join('sandbox', path.parse(file).name));
+  const modulesOf = async (folder: string) =>
+    (await fs.readdir(path.join('src', folder))).map((file) => path.join(folder, path.parse(file).name));
   for (const name of [
-    ...sandboxModules,
+    ...(await modulesOf('sandbox')),
+    ...(await modulesOf('network')),
     'core/paths',
     'core/schema',
     'tools/builtin/bash',

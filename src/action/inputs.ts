@@ -1,3 +1,4 @@
+import { parseAllowedDomains } from '../network/hosts.js';
 import * as z from '../core/schema.js';
 import { describeSettingsError, LoopSettingsSchema } from '../config/loop-settings.js';
 
@@ -67,8 +68,10 @@ export const ActionSettingsSchema = z.extend(LoopSettingsSchema, {
   allowWorkflowChanges: flag(false),
   /** Bubblewrap for Bash: auto (use it when it works, say so when not), strict (fail closed), off. */
   sandbox: choice(['auto', 'strict', 'off'], 'auto'),
-  /** Network inside the sandbox: on (installs work) or off. */
-  network: choice(['on', 'off'], 'on'),
+  /** Network for sandboxed processes: allowlist (only allowed-domains, through a proxy), on or off. */
+  network: choice(['allowlist', 'on', 'off'], 'allowlist'),
+  /** Hosts the allowlist admits: `+host` entries extend the default list, any other list replaces it. */
+  allowedDomains: text(),
   /** `auto`: `/agent review` on a pull request reviews it; `review`: pull request events are reviewed too. */
   mode: choice(['auto', 'review'], 'auto'),
   /** A new request in an issue or pull request where the action ran before carries on that conversation. */
@@ -136,6 +139,7 @@ export const INPUT_NAMES: Readonly<Record<string, string>> = {
   allowWorkflowChanges: 'allow-workflow-changes',
   sandbox: 'sandbox',
   network: 'network',
+  allowedDomains: 'allowed-domains',
   prices: 'prices',
 };
 
@@ -159,5 +163,7 @@ export function readSettings(getInput: (name: string) => string, env: NodeJS.Pro
     const names = Object.fromEntries(Object.entries(INPUT_NAMES).map(([k, v]) => [k, `input ${v}`]));
     throw new SettingsError(describeSettingsError(parsed.error, names));
   }
+  const domains = parseAllowedDomains(parsed.data.allowedDomains);
+  if ('error' in domains) throw new SettingsError(`input allowed-domains: ${domains.error}`);
   return parsed.data;
 }

@@ -13,7 +13,7 @@ import type { Mode, Work } from './modes/mode.js';
 import { checkoutBase, checkoutPull, planNewBranch, pullPlan, type Git } from './plan.js';
 import { failedReport, finalReport, publish } from './report.js';
 import { runUrl } from './runner.js';
-import { jobSandbox, sandboxNote } from './sandbox.js';
+import { jobSandbox, networkNote, sandboxNote } from './sandbox.js';
 import type { Tracking } from './tracking.js';
 import { mcpFromInput, settingsFromInput, trustedConfig, type Trusted } from './trusted-config.js';
 import { commandRun } from './command.js';
@@ -52,7 +52,8 @@ export class Job {
     try {
       const started = await this.checkout(credentials, preparing);
       const { result, transcript, note } = await this.loop(started, model, preparing);
-      return await this.deliver(started.work, result, transcript, [note, sandboxNote(await preparing, settings)]);
+      const sandbox = await preparing;
+      return await this.deliver(started.work, result, transcript, [note, sandboxNote(sandbox, settings), networkNote(sandbox)]);
     } catch (error) {
       const message = redactor.redact(error instanceof Error ? error.message : String(error));
       await this.tracking.finish(failedReport(message, this.link, this.j.startedAt));

@@ -1,3 +1,4 @@
+import { parseAllowedDomains } from '../network/hosts.js';
 import { realpathSync } from 'node:fs';
 import type { Sandbox, SandboxOptions } from '../sandbox/index.js';
 import { locateGitDirs } from '../git/git-dir.js';
@@ -22,6 +23,7 @@ export async function jobSandbox(
   const sandbox = await (prepare ?? (await load.sandbox()).prepareSandbox)({
     mode: settings.sandbox,
     network: settings.network,
+    allowedDomains: allowedDomains(settings),
     workspace: realpathSync(runner.GITHUB_WORKSPACE),
     ...(env['HOME'] ? { home: env['HOME'] } : {}),
     hide,
@@ -31,6 +33,12 @@ export async function jobSandbox(
   });
   (sandbox.kind === 'none' && settings.sandbox !== 'off' ? io.warning : io.info)(`agent-action: ${sandbox.description}`);
   return sandbox;
+}
+
+/** The hosts of allowed-domains (checked when the inputs were read). */
+function allowedDomains(settings: ActionSettings): string[] {
+  const parsed = parseAllowedDomains(settings.allowedDomains);
+  return 'entries' in parsed ? parsed.entries : [];
 }
 
 /**
@@ -45,4 +53,12 @@ function gitDirs(workspace: string): string[] {
 /** What the final comment must say about the sandbox: that commands ran without one, if they did. */
 export function sandboxNote(sandbox: Sandbox, settings: ActionSettings): string | undefined {
   return sandbox.kind === 'none' && settings.sandbox !== 'off' ? sandbox.description : undefined;
+}
+
+/** The hosts the allowlist refused, by count, and how to admit one: for the final comment and the summary. */
+export function networkNote(sandbox: Sandbox): string | undefined {
+  const refused = Object.entries(sandbox.networkRefused?.() ?? {}).sort((a, b) => b[1] - a[1]);
+  if (refused.length === 0) return undefined;
+  const listed = refused.map(([host, n]) => `\`${host}\` (${n})`).join(', ');
+  return `The network allowlist refused: ${listed}. To allow a host, add it to \`allowed-domains\` (\`+host\` keeps the default list).`;
 }

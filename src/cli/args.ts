@@ -1,3 +1,4 @@
+import { parseAllowedDomains } from '../network/hosts.js';
 import { parseArgs } from 'node:util';
 import { describeSettingsError, LoopSettingsSchema, type LoopSettings } from '../config/loop-settings.js';
 
@@ -32,7 +33,11 @@ Options:
   --prices JSON           price overrides, USD per million tokens by model prefix
                           (also AGENT_ACTION_PRICES), e.g. '{"my-model": {"input": 1, "output": 5}}'
   --sandbox MODE          run Bash under bubblewrap: off (default), auto, strict
-  --network on|off        network inside the sandbox (default: on)
+  --network MODE          network for sandboxed commands, hooks and MCP servers: allowlist (only
+                          --allowed-domains, through a proxy; the default when the sandbox runs),
+                          on (the default without a sandbox), off
+  --allowed-domains LIST  hosts the allowlist admits (commas): example.com, *.example.com, host:port;
+                          all +host: the default list (package registries, GitHub) and these
   --verify CMD            when the model ends, CMD decides whether it is done (exit 0); on a failure the
                           model goes on, up to --verify-attempts N (default 3)
   --json-schema FILE|JSON the final answer must be JSON valid for this JSON Schema (draft 2020-12);
@@ -62,7 +67,10 @@ export interface CliOptions {
   json: boolean;
   quiet: boolean;
   sandbox: 'auto' | 'strict' | 'off';
-  network: 'on' | 'off';
+  /** Absent: allowlist when the sandbox runs, on otherwise. */
+  network?: 'allowlist' | 'on' | 'off';
+  /** --allowed-domains, parsed (the default list when absent). */
+  allowedDomains: string[];
   /** --settings: a file or inline JSON, read after the files of --cwd. */
   settingsFile?: string;
   settingSources: 'all' | 'none';
@@ -113,7 +121,8 @@ const OPTIONS = {
   'append-system-prompt': { type: 'string' },
   prices: { type: 'string' },
   sandbox: { type: 'string', default: 'off' },
-  network: { type: 'string', default: 'on' },
+  network: { type: 'string' },
+  'allowed-domains': { type: 'string' },
   transcript: { type: 'string' },
   resume: { type: 'string' },
   continue: { type: 'boolean', short: 'c', default: false },
@@ -169,7 +178,14 @@ function runOptions(values: Values, prompt: string, env: NodeJS.ProcessEnv): Par
     return { kind: 'error', message: `--setting-sources: expected all or none, got "${settingSources}"` };
   }
   const network = values.network;
-  if (network !== 'on' && network !== 'off') return { kind: 'error', message: `--network: expected on or off, got "${network}"` };
+  if (network !== undefined && network !== 'allowlist' && network !== 'on' && network !== 'off') {
+    return { kind: 'error', message: `--network: expected allowlist, on or off, got "${network}"` };
+  }
+  if (network === 'allowlist' && sandbox === 'off') {
+    return { kind: 'error', message: '--network allowlist needs the sandbox (--sandbox auto or strict), which enforces it' };
+  }
+  const domains = parseAllowedDomains(values['allowed-domains']);
+  if ('error' in domains) return { kind: 'error', message: `--allowed-domains: ${domains.error}` };
   return {
     kind: 'run',
     options: {
@@ -180,7 +196,8 @@ function runOptions(values: Values, prompt: string, env: NodeJS.ProcessEnv): Par
       quiet: values.quiet,
       continue: values.continue,
       sandbox,
-      network,
+      ...(network !== undefined ? { network } : {}),
+      allowedDomains: domains.entries,
       settingSources,
       ...(values.settings !== undefined ? { settingsFile: values.settings } : {}),
       ...(values.agents !== undefined ? { agents: values.agents } : {}),

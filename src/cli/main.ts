@@ -68,7 +68,8 @@ async function openSandbox(options: CliOptions, io: CliIo): Promise<Sandbox | nu
   const env = toolEnvironment(io.env);
   const sandbox = await prepareSandbox({
     mode: options.sandbox,
-    network: options.network,
+    network: options.network ?? 'allowlist',
+    allowedDomains: options.allowedDomains,
     workspace,
     ...(io.env['HOME'] ? { home: io.env['HOME'] } : {}),
     env,
@@ -129,7 +130,14 @@ async function extensions(options: CliOptions, say: (m: string) => void): Promis
   }
 }
 
-async function run(options: CliOptions, apiKey: string, io: CliIo): Promise<{ result: TaskResult; transcript?: TranscriptWriter }> {
+interface CliRun {
+  result: TaskResult;
+  transcript?: TranscriptWriter;
+  /** Under the allowlist: the hosts refused, with counts. */
+  networkRefused?: Record<string, number>;
+}
+
+async function run(options: CliOptions, apiKey: string, io: CliIo): Promise<CliRun> {
   const trusted = cliSettings(options, io);
   const cwd = resolve(options.cwd);
   const answerSchema = await loadAnswerSchema(options.settings.jsonSchema, cwd, '--json-schema').catch((error: unknown) =>
@@ -174,14 +182,20 @@ async function run(options: CliOptions, apiKey: string, io: CliIo): Promise<{ re
       ...(transcript ? { transcript } : {}),
       ...(sandbox ? { wrap: Promise.resolve(sandbox.wrap) } : {}),
     }).catch((error: unknown) => Promise.reject(new UsageError(errorText(error))));
-    return { result, ...(transcript ? { transcript } : {}) };
+    const refused = sandbox?.networkRefused?.();
+    return { result, ...(transcript ? { transcript } : {}), ...(refused ? { networkRefused: refused } : {}) };
   } finally {
     await sandbox?.dispose();
   }
 }
 
-function printResult(result: TaskResult, options: CliOptions, transcript: TranscriptWriter | undefined, io: CliIo): void {
+function printResult({ result, transcript, networkRefused }: CliRun, options: CliOptions, io: CliIo): void {
   io.stderr.write(`\n${summaryLine(result)}\n`);
+  const refused = Object.entries(networkRefused ?? {});
+  if (refused.length > 0) {
+    const listed = refused.map(([host, n]) => `${host} (${n})`).join(', ');
+    io.stderr.write(`agent-action: the network allowlist refused ${listed}; add a host with --allowed-domains +host\n`);
+  }
   if (options.json) {
     const out = {
       conclusion: result.conclusion,
@@ -195,6 +209,7 @@ function printResult(result: TaskResult, options: CliOptions, transcript: Transc
       ...(result.reason ? { reason: result.reason } : {}),
       duration_ms: result.durationMs,
       ...(transcript ? { transcript: transcript.path } : {}),
+      ...(networkRefused ? { network_refused: networkRefused } : {}),
     };
     io.stdout.write(JSON.stringify(out) + '\n');
   } else if (result.conclusion === 'success') {
@@ -219,9 +234,9 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     return 2;
   }
   try {
-    const { result, transcript } = await run(parsed.options, apiKey, io);
-    printResult(result, parsed.options, transcript, io);
-    return result.conclusion === 'success' ? 0 : 1;
+    const ran = await run(parsed.options, apiKey, io);
+    printResult(ran, parsed.options, io);
+    return ran.result.conclusion === 'success' ? 0 : 1;
   } catch (error) {
     io.stderr.write(`agent-action: ${errorText(error)}\n`);
     if (error instanceof UsageError) return 2;

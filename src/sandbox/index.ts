@@ -73,7 +73,7 @@ function bubblewrap(bwrap: string, layout: BwrapLayout, limit: number, cgroup: s
  * 'strict' mode; in 'auto' mode a missing or broken bubblewrap gives kind 'none', said plainly.
  */
 export async function prepareSandbox(o: SandboxOptions): Promise<Sandbox> {
-  if (o.mode === 'off') return none(OFF_DESCRIPTION);
+  if (o.mode === 'off') return none(o.network === 'on' ? OFF_DESCRIPTION : `${OFF_DESCRIPTION} The network is open.`);
   const bwrap = o.bwrapPath ?? (await findOnPath('bwrap', o.path ?? o.env['PATH'] ?? ''));
   if (bwrap === undefined) return unsandboxed(o, 'bubblewrap (bwrap) is not installed');
   if (!(await isExecutable(bwrap))) return unsandboxed(o, `bubblewrap was not found at ${bwrap}`);
@@ -88,7 +88,7 @@ export async function prepareSandbox(o: SandboxOptions): Promise<Sandbox> {
   const sandbox = bubblewrap(bwrap, layout, limit, cgroup, found);
   return {
     ...sandbox,
-    networkRefused: () => proxy.proxy.refused(),
+    networkRefused: () => proxy.proxy.refusedByHost(),
     dispose: async () => {
       await sandbox.dispose();
       await proxy.close();
