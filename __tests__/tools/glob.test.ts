@@ -105,7 +105,12 @@ describe('Glob in a git repository and outside one', () => {
         await fs.mkdir(path.dirname(path.join(root, f)), { recursive: true });
         await fs.writeFile(path.join(root, f), 'x\n');
       }
-      if (git) execFileSync('git', ['init', '-q'], { cwd: root });
+      if (git) {
+        // Half tracked, half not: git matches the tracked ones, picomatch the untracked ones.
+        execFileSync('git', ['init', '-q'], { cwd: root });
+        execFileSync('git', ['add', 'src/x.ts', 'src/deep', 'a.md', 'lib'], { cwd: root });
+        execFileSync('git', ['-c', 'user.name=Dev', '-c', 'user.email=dev@example.com', 'commit', '-qm', 'half'], { cwd: root });
+      }
       const ws = await Workspace.open(root);
       return { workspace: ws, signal: new AbortController().signal, env: toolEnvironment(process.env), outputLimit: 30000 };
     };

@@ -59,7 +59,7 @@ export const globTool = defineTool({
     // Extglobs (`+(a|b)`, `!(x)`) have no pathspec form: those list everything and filter here.
     const specs = /[!@+*?]\(/.test(pattern) ? [] : expandBraces(pattern).map((p) => `:(glob)${p}`);
     const prefix = shown === '.' ? '' : `${shown}/`;
-    const found = await listCandidates(base, ctx.env, ctx.signal, { pathspecs: specs, keepDeleted: true });
+    const found = await listCandidates(base, ctx.env, ctx.signal, { pathspecs: specs, keepDeleted: true, othersMatch: isMatch });
     // git's glob pathspecs follow the same rules as picomatch here (**, *, ?, [], braces expanded).
     const matching = found.matched ? found.files : found.files.filter((file) => isMatch(file));
     const unique = matching.sort(comparePaths).filter((file, i, all) => i === 0 || all[i - 1] !== file);
