@@ -124,7 +124,9 @@ export class TrackingComment {
       }
     }
     const comment = new TrackingComment(d, place, found.id, found.url, intervalMs);
+    // Creating it was a write: the first progress waits its interval, as after any other.
     if (existing) await comment.write(text);
+    else comment.lastWrite = (d.clock ?? Date.now)();
     return comment;
   }
 

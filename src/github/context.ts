@@ -4,7 +4,7 @@ import { statusOf } from './status.js';
 import { listIssueComments, type IssueComment } from './comments.js';
 import { TRACKING_MARKER } from '../core/markers.js';
 import { sameLogin, type WriterIdentity } from './identity.js';
-import { isFork, listPullFiles } from './repo.js';
+import { isFork, listPullFiles, presentAtRoot } from './repo.js';
 import { diffFromPatches, type ListedFile } from './pull-diff.js';
 import type { Trigger } from './trigger.js';
 import { INSTRUCTIONS_CHARS, readInstructions, type ReadInstructions } from '../extensions/imports.js';
@@ -159,6 +159,7 @@ async function failingChecks(gh: Gh, where: Where, sha: string, limits: ContextL
 const fileAt =
   (gh: Gh, where: Where, ref: string): ReadInstructions =>
   async (path) => {
+    if ((await presentAtRoot(gh, where, path, ref)) === false) return undefined;
     try {
       const { data } = await gh.rest.repos.getContent({ ...where, path, ref });
       if (!Array.isArray(data) && data.type === 'file' && 'content' in data) return Buffer.from(data.content, 'base64').toString('utf8');
@@ -218,7 +219,10 @@ export async function gatherContext(
   );
   later?.catch(() => {});
   const [issue, comments, pull] = await Promise.all([
-    gh.rest.issues.get({ ...where, issue_number: number }).then((r) => r.data),
+    // A pull request's title, body and author come with the pull request itself.
+    head
+      ? head.then((pr) => ({ title: pr.title, body: pr.body, user: pr.user, pull_request: {} }))
+      : gh.rest.issues.get({ ...where, issue_number: number }).then((r) => r.data),
     threadComments(options.comments ?? listIssueComments(gh, repo.owner, repo.name, number), trigger, options.identity),
     head
       ? pullContext(gh, where, number, head, limits).then((p) => {
