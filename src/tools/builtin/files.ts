@@ -62,23 +62,9 @@ async function gitFiles(
   signal: AbortSignal,
   pathspecs: string[],
   keepDeleted: boolean,
-  othersMatch?: (file: string) => boolean,
 ): Promise<string[]> {
   const options = { cwd: base, env, signal };
   const only = pathspecs.length > 0 ? ['--', ...pathspecs] : [];
-  if (othersMatch && only.length > 0 && keepDeleted) {
-    // git matches glob pathspecs against the index fast, but slowly in its walk for untracked
-    // files (half as long again as the walk): the index is asked with them, the walk without,
-    // and its few files matched here. Two git processes side by side, the walk the longer one.
-    const [cached, others] = await Promise.all([
-      runGit(['ls-files', '-z', '--cached', ...only], options),
-      runGit(['ls-files', '-z', '--others', '--exclude-standard'], options),
-    ]);
-    const failed = [cached, others].find((r) => r.code !== 0);
-    if (failed) throw new ToolError(`git ls-files failed: ${failed.stderr.trim()}`);
-    // A lambda: a picomatch matcher takes a second argument, which filter's index would fill.
-    return [...splitNul(cached.stdout), ...splitNul(others.stdout).filter((file) => othersMatch(file))];
-  }
   const [listed, deleted] = await Promise.all([
     runGit(['ls-files', '-z', '--cached', '--others', '--exclude-standard', ...only], options),
     // Deleted but unstaged files are still in the index; `--deleted` finds them with a stat per
@@ -131,21 +117,19 @@ export async function listFiles(
 /**
  * As listFiles, and says whether git applied the pathspecs (then every file matches them); with
  * keepDeleted, files deleted but still in the index stay in and a name may repeat (an unmerged
- * file): the caller checks what it shows. othersMatch, with keepDeleted: the pathspecs' exact
- * matcher, which then decides for the untracked files in place of git.
+ * file): the caller checks what it shows.
  */
 export async function listCandidates(
   base: string,
   env: Record<string, string>,
   signal: AbortSignal,
-  options: { pathspecs?: string[]; keepDeleted?: boolean; othersMatch?: (file: string) => boolean } = {},
+  options: { pathspecs?: string[]; keepDeleted?: boolean } = {},
 ): Promise<{ files: string[]; matched: boolean }> {
   // One git call in the common case: outside a work tree ls-files fails, and only an empty
   // answer raises the question of whether base itself is ignored (then its files are wanted).
-  const specs = options.pathspecs ?? [];
-  const listed = await gitFiles(base, env, signal, specs, options.keepDeleted ?? false, options.othersMatch).catch(() => null);
+  const listed = await gitFiles(base, env, signal, options.pathspecs ?? [], options.keepDeleted ?? false).catch(() => null);
   if (listed && (listed.length > 0 || (await searchWithGit(base, env, signal)))) {
-    return { files: listed, matched: specs.length > 0 };
+    return { files: listed, matched: (options.pathspecs ?? []).length > 0 };
   }
   return { files: await walkFiles(base), matched: false };
 }
