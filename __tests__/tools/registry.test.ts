@@ -21,9 +21,9 @@ afterEach(async () => {
 });
 
 describe('tool set', () => {
-  it('offers the contract tools in order, only Read, Glob and Grep read-only', () => {
-    expect(ALL_TOOLS.map((tool) => tool.name)).toEqual(['Read', 'Write', 'Edit', 'Bash', 'Glob', 'Grep', 'TodoWrite']);
-    expect(ALL_TOOLS.filter((tool) => tool.readOnly).map((tool) => tool.name)).toEqual(['Read', 'Glob', 'Grep']);
+  it('offers the contract tools in order, only Read, Glob, Grep and WebFetch read-only', () => {
+    expect(ALL_TOOLS.map((tool) => tool.name)).toEqual(['Read', 'Write', 'Edit', 'Bash', 'Glob', 'Grep', 'TodoWrite', 'WebFetch']);
+    expect(ALL_TOOLS.filter((tool) => tool.readOnly).map((tool) => tool.name)).toEqual(['Read', 'Glob', 'Grep', 'WebFetch']);
   });
 
   it("describes inputs with Claude Code's field names", () => {
@@ -42,7 +42,7 @@ describe('tool set', () => {
 
   it('selects tools by name and names the unknown ones', () => {
     expect(selectTools(['Grep', 'Read']).map((tool) => tool.name)).toEqual(['Read', 'Grep']);
-    expect(() => selectTools(['Read', 'WebFetch'])).toThrow('Unknown tool name(s): WebFetch');
+    expect(() => selectTools(['Read', 'NotebookEdit'])).toThrow('Unknown tool name(s): NotebookEdit');
   });
 });
 

@@ -7,6 +7,7 @@ import { createModel, providerFrom, type ProviderOptions } from '../model/regist
 import type { Redactor } from '../secrets/redactor.js';
 import type { CredentialCheck } from '../secrets/credential-check.js';
 import type { Sandbox } from '../sandbox/index.js';
+import { allowedDomains } from './sandbox.js';
 import { redactResults } from '../tools/redact-results.js';
 import { runSession, type SessionMcp, type TaskEvents, type TaskResult } from '../session/index.js';
 import type { ActionIo } from './io.js';
@@ -140,6 +141,7 @@ export async function executeTask(x: ExecuteInput, run: JobRun): Promise<{ resul
     agents: run.trusted.extensions.agents,
     ...(run.asked.commandRules ? { commandRules: run.asked.commandRules } : {}),
     ...(run.asked.steps ? { commandSteps: run.asked.steps } : {}),
+    allowedDomains: allowedDomains(settings),
     ...(x.answerSchema ? { answerSchema: x.answerSchema } : {}),
     events: run.events,
   });

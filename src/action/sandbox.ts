@@ -36,7 +36,7 @@ export async function jobSandbox(
 }
 
 /** The hosts of allowed-domains (checked when the inputs were read). */
-function allowedDomains(settings: ActionSettings): string[] {
+export function allowedDomains(settings: ActionSettings): string[] {
   const parsed = parseAllowedDomains(settings.allowedDomains);
   return 'entries' in parsed ? parsed.entries : [];
 }

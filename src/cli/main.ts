@@ -175,6 +175,7 @@ async function run(options: CliOptions, apiKey: string, io: CliIo): Promise<CliR
       skills: ext.skills,
       ...(ext.commandRules ? { commandRules: ext.commandRules } : {}),
       ...(ext.steps ? { commandSteps: ext.steps } : {}),
+      allowedDomains: options.allowedDomains,
       ...(answerSchema ? { answerSchema } : {}),
       signal: io.signal,
       events: progressEvents(io.stderr, { quiet: options.quiet }),

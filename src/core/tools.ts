@@ -26,6 +26,8 @@ export interface ToolOutcome {
 export type RuleTarget =
   | { kind: 'path'; field: string; absent?: string; governedBy?: { tool: 'Read' | 'Edit'; in: 'allow and deny' | 'deny' } }
   | { kind: 'command' }
+  /** `domain:host` against the host of a URL field (WebFetch). */
+  | { kind: 'domain'; field: string }
   | { kind: 'key'; field: string };
 
 /** What the model is told about a tool: enough for a request without loading the tool itself. */

@@ -65,6 +65,8 @@ export interface TaskOptions {
   extraTools?: readonly ToolSet[];
   /** A command's `` !`command` `` steps and `@path` references, run and read before the first request (command-steps.ts). */
   commandSteps?: CommandSteps;
+  /** The hosts of allowed-domains (WebFetch's, with its domain rules); default: the default list. */
+  allowedDomains?: readonly string[];
   /** json-schema: the final answer must be JSON satisfying it. */
   answerSchema?: AnswerSchema;
 }

@@ -15,6 +15,8 @@ import { Workspace } from '../tools/workspace.js';
 import { answerCheck, answerInstructions, structuredValue } from '../structured/answer.js';
 
 import type { TaskOptions } from './options.js';
+import type { Message } from '../core/messages.js';
+import type { ToolSet } from '../core/tools.js';
 
 export type { TaskEvents } from './events.js';
 export { defaultRules, type TaskOptions } from './options.js';
@@ -49,12 +51,7 @@ export async function runTask(o: TaskOptions): Promise<TaskResult> {
   const { tools, lazy, hooks } = await taskTools(o, { workspace, meter, limits, ready: takeOnce, onWrite: (path) => written.add(path) });
   const names = tools.specs().map((s) => s.name);
   const system = systemFor(o, workspace.root, names);
-  // Hooks may add context to the prompt: a copy, so the caller's messages stay as they were.
-  const messages = o.messages.map((m) => ({ ...m }));
-  // Hooks and a command's steps run commands in the workspace.
-  if (hooks || o.commandSteps) await o.ready;
-  if (o.commandSteps) await runCommandSteps(o.commandSteps, tools, workspace.root, messages, signal, o.events?.onNotice);
-  await hooks?.begin(messages, signal);
+  const messages = await firstMessages(o, tools, workspace.root, hooks, signal);
   o.transcript?.write({ type: 'system', system, tools: names, model: settings.model, time: new Date().toISOString() });
   for (const message of messages.slice(o.recordMessagesFrom ?? 0)) o.transcript?.write(messageRecord(message));
   const verify = verifyFor(o, workspace);
@@ -91,6 +88,23 @@ export async function runTask(o: TaskOptions): Promise<TaskResult> {
     verified: verify?.passed() ?? null,
     ...(structured !== undefined ? { structuredOutput: structured } : {}),
   };
+}
+
+/** The messages of the first request: a command's steps run and hooks' context added, on a copy. */
+async function firstMessages(
+  o: TaskOptions,
+  tools: ToolSet,
+  root: string,
+  hooks: { begin(messages: Message[], signal: AbortSignal): Promise<unknown> } | null,
+  signal: AbortSignal,
+): Promise<Message[]> {
+  // A copy, so the caller's messages stay as they were.
+  const messages = o.messages.map((m) => ({ ...m }));
+  // Hooks and a command's steps run commands in the workspace.
+  if (hooks || o.commandSteps) await o.ready;
+  if (o.commandSteps) await runCommandSteps(o.commandSteps, tools, root, messages, signal, o.events?.onNotice);
+  await hooks?.begin(messages, signal);
+  return messages;
 }
 
 /** The system prompt for the tools as the model will see them: after the mode, the rules and the hooks had their say. */

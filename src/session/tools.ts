@@ -1,3 +1,4 @@
+import { DEFAULT_ALLOWED_DOMAINS, hostPolicy, type HostPolicy } from '../network/hosts.js';
 import type { Limits } from '../agent/limits.js';
 import type { UsageMeter } from '../agent/meter.js';
 import { GENERAL_PURPOSE, mergeAgents } from '../core/agents.js';
@@ -38,7 +39,16 @@ export type ToolOptions = Pick<
   | 'tools'
   | 'transcript'
   | 'events'
+  | 'allowedDomains'
 >;
+
+/** WebFetch's hosts: allowed-domains and the hosts `WebFetch(domain:...)` allow rules name (their deny rules are the rules' own). */
+function fetchHosts(o: ToolOptions, rules: Rules): HostPolicy {
+  const named = rules.allow
+    .filter((r) => r.tool === 'WebFetch' && r.specifier?.startsWith('domain:'))
+    .map((r) => r.specifier!.slice('domain:'.length));
+  return hostPolicy([...(o.allowedDomains ?? DEFAULT_ALLOWED_DOMAINS), ...named]);
+}
 
 /** The hooks' code (and its process handling) loads only for a run that configures some. */
 async function hooksFor(o: ToolOptions, cwd: string, env: Record<string, string>) {
@@ -97,6 +107,7 @@ export async function taskTools(o: ToolOptions, c: TaskToolsContext) {
     onTodos: o.events?.onTodos,
     onRefusal: o.events?.onRefusal,
     onWrite: c.onWrite,
+    fetchHosts: fetchHosts(o, rules),
   });
   late.tools = stack.tools;
   return { ...stack, hooks };

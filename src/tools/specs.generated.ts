@@ -283,5 +283,32 @@ export const TOOL_SPECS: readonly ToolSpec[] = [
         "todos"
       ]
     }
+  },
+  {
+    "name": "WebFetch",
+    "description": "Fetches one http(s) page of an allowed host and returns its content (HTML as Markdown), with your prompt beside it: answer the prompt from the content yourself. Redirects to another host are not followed; the result says where they point, so fetch that URL if it is what you want. Pages are cut at 10 MB.",
+    "readOnly": true,
+    "keyArgument": "url",
+    "ruleTarget": {
+      "kind": "domain",
+      "field": "url"
+    },
+    "input_schema": {
+      "type": "object",
+      "properties": {
+        "url": {
+          "type": "string",
+          "description": "The http(s) URL of the page."
+        },
+        "prompt": {
+          "type": "string",
+          "description": "What you want to learn from the page; answer it yourself from the content returned."
+        }
+      },
+      "required": [
+        "url",
+        "prompt"
+      ]
+    }
   }
 ];

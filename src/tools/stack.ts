@@ -1,3 +1,4 @@
+import type { HostPolicy } from '../network/hosts.js';
 import type { CommandWrap } from '../core/confine.js';
 import type { Todo } from '../core/todo.js';
 import type { ToolCall, ToolSet } from '../core/tools.js';
@@ -25,6 +26,8 @@ export interface StackOptions {
   ready: () => Promise<unknown>;
   /** More tools beside the built-in ones: MCP servers', the Skill tool. */
   extra?: readonly ToolSet[] | undefined;
+  /** The hosts WebFetch may reach. */
+  fetchHosts?: HostPolicy | undefined;
   /** A mode's choice of tools, inside the rules. */
   shape?: ((set: ToolSet) => ToolSet) | undefined;
   /** Adds the Task tool over what the mode kept, inside the rules (which name subagents as `Task(type)`). */
@@ -54,6 +57,7 @@ export function toolStack(o: StackOptions): { tools: ToolSet; lazy: LazyToolSet;
       outputLimit: o.outputLimit,
       ...(o.onTodos ? { onTodos: o.onTodos } : {}),
       ...(hidden ? { hidden } : {}),
+      ...(o.fetchHosts ? { fetchHosts: o.fetchHosts } : {}),
     };
     return definitionToolSet(selectTools(names, wrap ? { wrap } : {}), context);
   });

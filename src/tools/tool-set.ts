@@ -5,6 +5,7 @@ import { specsFor } from './catalog.js';
 import { capText } from './output.js';
 import { executeToolCall, type ToolDefinition } from './tool.js';
 import type { Workspace } from './workspace.js';
+import type { HostPolicy } from '../network/hosts.js';
 
 /** What the built-in tools may touch, bound once for the run. */
 export interface ToolSetContext {
@@ -17,6 +18,8 @@ export interface ToolSetContext {
   onTodos?: (todos: Todo[]) => void;
   /** Paths Read refuses and Grep and Glob skip. */
   hidden?: HiddenPath;
+  /** The hosts WebFetch may reach. */
+  fetchHosts?: HostPolicy;
 }
 
 /** The built-in tools as a ToolSet: validated, run in the workspace, results capped. */

@@ -4,6 +4,7 @@ import type { RuleTarget } from '../core/tools.js';
 import type { HiddenPath } from './permissions/hidden.js';
 import { ToolError } from './tool-error.js';
 import type { Workspace } from './workspace.js';
+import type { HostPolicy } from '../network/hosts.js';
 
 export { ToolError } from './tool-error.js';
 
@@ -20,6 +21,10 @@ export interface ToolContext {
   onTodos?: (todos: Todo[]) => void;
   /** Workspace-relative paths the tools must not show (Read-denied...): Read refuses, Grep and Glob skip them. */
   hidden?: HiddenPath;
+  /** The hosts WebFetch may reach: allowed-domains and the WebFetch(domain:...) allow rules. */
+  fetchHosts?: HostPolicy;
+  /** How long WebFetch waits for a page (default 30 s). */
+  fetchTimeoutMs?: number;
 }
 
 /** A tool the model may call; `schema` is the single source of both its JSON schema and validation. */

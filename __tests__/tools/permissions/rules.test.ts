@@ -34,10 +34,10 @@ describe('rule lists', () => {
 });
 
 describe("Claude Code's rules for tools this product lacks", () => {
-  it('are kept, marked, and never fail: WebFetch(domain:...), WebSearch, NotebookEdit', () => {
+  it('are kept, marked, and never fail: WebSearch, NotebookEdit (WebFetch is a tool here)', () => {
     const rules = parseRuleList('WebFetch(domain:example.com), WebSearch, NotebookEdit(docs/*.ipynb), Read', 'permissions.allow');
     expect(rules.map((r) => [r.tool, r.specifier, r.unknownTool])).toEqual([
-      ['WebFetch', 'domain:example.com', true],
+      ['WebFetch', 'domain:example.com', undefined],
       ['WebSearch', undefined, true],
       ['NotebookEdit', 'docs/*.ipynb', true],
       ['Read', undefined, undefined],

@@ -6,10 +6,20 @@ import { globTool } from './glob.js';
 import { grepTool } from './grep.js';
 import { readTool } from './read.js';
 import { todoWriteTool } from './todo-write.js';
+import { webFetchTool } from './web-fetch.js';
 import { writeTool } from './write.js';
 
 /** Every built-in tool, in the order they are offered (the catalog is generated from this list). */
-export const ALL_TOOLS: readonly ToolDefinition[] = [readTool, writeTool, editTool, bashTool, globTool, grepTool, todoWriteTool];
+export const ALL_TOOLS: readonly ToolDefinition[] = [
+  readTool,
+  writeTool,
+  editTool,
+  bashTool,
+  globTool,
+  grepTool,
+  todoWriteTool,
+  webFetchTool,
+];
 
 export interface SelectOptions {
   /** Turns the argv of every Bash command into the one that runs it, e.g. inside the sandbox. */

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { ToolCall } from '../../core/tools.js';
 import { compilePathPattern, locate, matchesPath, type PathCandidate, type PathPattern } from './paths.js';
 import { governs, ruleTargetOf } from '../catalog.js';
+import { hostPolicy } from '../../network/hosts.js';
 import { describeRule, isPathTool, mcpParts, type Rule, type Rules } from './rules.js';
 
 /**
@@ -70,6 +71,8 @@ interface Target {
   readonly candidates?: readonly PathCandidate[] | undefined;
   /** Other tools: the key argument's value, when it is a string. */
   readonly key?: string | undefined;
+  /** WebFetch: the URL's host and port. */
+  readonly host?: { name: string; port: number } | undefined;
 }
 
 function callPath(call: ToolCall): string | undefined {
@@ -95,8 +98,28 @@ function pathTarget(call: ToolCall, root: string, options: DecideOptions): Targe
   return { subject: subject + via, candidates: [lexical, resolved] };
 }
 
+/** The host a URL field names, for `domain:` rules; undefined when it is no http(s) URL. */
+function domainTarget(call: ToolCall, fieldName: string): Target {
+  const value = field(call.input, fieldName);
+  let url: URL | undefined;
+  try {
+    url = typeof value === 'string' ? new URL(value) : undefined;
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) return { subject: `a ${call.name} call without an http(s) URL` };
+  const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
+  return { subject: `the host ${code(url.host)}`, host: { name: url.hostname.replace(/^\[(.*)\]$/, '$1'), port } };
+}
+
+/** `domain:example.com` (that host), `domain:*.example.com` (its subdomains), as allowed-domains reads them. */
+export function domainRuleMatches(specifier: string, host: { name: string; port: number }): boolean {
+  return specifier.startsWith('domain:') && hostPolicy([specifier.slice('domain:'.length)]).allows(host.name, host.port);
+}
+
 function keyTarget(call: ToolCall): Target {
   const target = ruleTargetOf(call.name);
+  if (target?.kind === 'domain') return domainTarget(call, target.field);
   const key = target?.kind === 'key' ? target.field : undefined;
   const value = key === undefined ? undefined : field(call.input, key);
   if (key === undefined || typeof value !== 'string') return { subject: `a ${call.name} call whose key argument is unknown` };
@@ -119,6 +142,9 @@ function specifierMatches(rule: Rule, target: Target, mode: 'allow' | 'deny', ho
     // Allow needs every spelling of the path inside and matched; deny needs any one matched.
     if (mode === 'deny') return candidates.some((c) => matchesPath(pattern, c));
     return candidates.every((c) => c.relative !== undefined && matchesPath(pattern, c));
+  }
+  if (ruleTargetOf(rule.tool)?.kind === 'domain') {
+    return target.host === undefined ? mode === 'deny' : domainRuleMatches(rule.specifier ?? '', target.host);
   }
   if (target.key === undefined) return mode === 'deny';
   return target.key === rule.specifier;

@@ -124,6 +124,8 @@ export function parseRule(input: string, source: string): Rule {
   const specifier = text.slice(open + 1, -1).trim();
   if (specifier === '') fail(`the specifier is empty (write ${tool} alone to cover every call)`);
   if (!ruleTargetOf(tool)) fail(`${tool} takes no specifier`);
+  if (ruleTargetOf(tool)?.kind === 'domain' && !/^domain:\S+$/.test(specifier))
+    fail(`${tool} takes domain:<host> (domain:example.com, domain:*.example.com)`);
   // Bash specifiers are checked by the shell parser (compileRules); quotes may hold parentheses.
   if (tool !== 'Bash' && !balanced(specifier)) fail('unbalanced parentheses');
   if (isPathTool(tool)) {
