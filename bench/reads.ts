@@ -23,8 +23,15 @@ const body = (i: number) =>
   Array.from({ length: LINES }, (_, n) => `export const value_${i}_${n} = ${n}; // line ${n} of module ${i}`).join('\n') + '\n';
 const fileOf = (i: number) => `src/mod${i}.ts`;
 
-async function gap(dir: string, reads: number): Promise<number> {
-  const calls = Array.from({ length: reads }, (_, i) => ({ type: 'tool_use' as const, name: 'Read', input: { file_path: fileOf(i) } }));
+/** A no-op tool's call: what the loop costs per call whatever the tool does. */
+const todo = { todos: [{ content: 'read them', status: 'in_progress', activeForm: 'Reading them' }] };
+
+async function gap(dir: string, reads: number, noop = false): Promise<number> {
+  const calls = Array.from({ length: reads }, (_, i) =>
+    noop
+      ? { type: 'tool_use' as const, name: 'TodoWrite', input: todo }
+      : { type: 'tool_use' as const, name: 'Read', input: { file_path: fileOf(i) } },
+  );
   const server = await startAnthropicServer({
     requireApiKey: KEY,
     // A first Read loads the tools, so the gap measured (the second answer's) is the tools' work alone.
@@ -69,17 +76,20 @@ async function main(): Promise<void> {
     const one: number[] = [];
     const many: number[] = [];
     const floors: number[] = [];
+    const noops: number[] = [];
     for (let i = 0; i < RUNS; i++) {
       one.push(await gap(dir, 1));
       many.push(await gap(dir, MANY));
+      noops.push(await gap(dir, MANY, true));
       floors.push(floor(dir));
     }
-    const [o, m, f] = [median(one), median(many), median(floors)];
+    const [o, m, f, n] = [median(one), median(many), median(floors), median(noops)];
     console.log(
       `Reads in one answer, the gap from the answer to the next request, median of ${RUNS}, files of ${LINES} lines (node ${process.version}):`,
     );
     console.log(`  1 Read:   ${o.toFixed(1)} ms`);
     console.log(`  ${MANY} Reads: ${m.toFixed(1)} ms, ${(m / o).toFixed(2)}x one (goal <= 3x)`);
+    console.log(`  ${MANY} calls of a no-op tool (TodoWrite), the loop's own share: ${n.toFixed(1)} ms, ${(n / o).toFixed(2)}x one Read`);
     console.log(`  floor: ${MANY} files read in-process, ${f.toFixed(1)} ms`);
   } finally {
     await rm(dir, { recursive: true, force: true });
