@@ -1,9 +1,15 @@
 /**
- * The hosts sandboxed processes may reach under `network: allowlist` (contract section 15):
- * `example.com` that name alone, `*.example.com` its subdomains (not the name itself),
- * `host:port` that port only, an IP literal only when listed as such (IPv6 in brackets). Names
- * compare without case or a trailing dot; a listed name is reachable whatever it resolves to.
+ * The hosts sandboxed processes may reach under `network: allowlist`:
+ * - `example.com`: that name, any port; `example.com:8443`: that port only.
+ * - `*.example.com`: every subdomain (`a.example.com`, `a.b.example.com`), not `example.com`
+ *   itself, as in Claude Code's sandbox; list both to allow both. A wildcard needs at least two
+ *   labels after `*.` (`*.com` is refused as too broad) and never matches an IP address.
+ * - An IP address only when listed as an address (`127.0.0.1`, `[::1]`, `[::1]:8080`, or a bare
+ *   `::1` that takes no port); a name never covers the addresses it resolves to, nor the reverse.
+ * - `localhost` is a name like any other.
+ * Names compare without case or a trailing dot; a listed name is reachable whatever it resolves to.
  */
+import { isIP } from 'node:net';
 
 /** The registries and code hosts a build needs. */
 export const DEFAULT_ALLOWED_DOMAINS: readonly string[] = [
@@ -45,47 +51,60 @@ export interface HostPolicy {
 }
 
 interface Entry {
-  /** The name or address, lower case; for a wildcard, the suffix after `*.`. */
+  /** The name or address, lower case (an IPv6 address in its shortest form); for a wildcard, the suffix after `*.`. */
   host: string;
   wildcard: boolean;
+  ip: boolean;
   port?: number;
 }
 
-const normalHost = (host: string): string =>
-  host
+const NAME = /^[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?(\.[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?)*$/;
+
+/** A host as compared: lower case, no trailing dot, no brackets, IPv6 in its shortest form. */
+function normalHost(host: string): string {
+  const bare = host
     .trim()
     .toLowerCase()
-    .replace(/\.$/, '')
-    .replace(/^\[(.*)\]$/, '$1');
+    .replace(/^\[(.*)\]$/, '$1')
+    .replace(/\.$/, '');
+  return isIP(bare) === 6 ? new URL(`http://[${bare}]/`).hostname.slice(1, -1) : bare;
+}
 
 /** One entry, or why it is not one. */
 function parseEntry(text: string): Entry | string {
-  let rest = text.trim();
+  const given = text.trim();
+  const url = /^[a-z][a-z0-9+.-]*:\/\/([^/?#]*)/i.exec(given);
+  if (url) return `"${given}" is a URL: list its host (${url[1]})`;
+  let rest = given;
   let port: number | undefined;
-  const bracketed = /^\[([0-9a-f:.]+)\](?::(\d+))?$/i.exec(rest);
+  const bracketed = /^\[([^\]]*)\](?::(\d+))?$/.exec(rest);
   if (bracketed) {
+    if (isIP(bracketed[1]!) !== 6) return `"${given}": only an IPv6 address goes in brackets`;
     rest = bracketed[1]!;
-    if (bracketed[2]) port = Number(bracketed[2]);
-  } else if (!rest.includes('::')) {
+    if (bracketed[2] !== undefined) port = Number(bracketed[2]);
+  } else if ((rest.match(/:/g) ?? []).length === 1) {
     const withPort = /^(.*):(\d+)$/.exec(rest);
-    if (withPort) {
-      rest = withPort[1]!;
-      port = Number(withPort[2]);
-    }
+    if (!withPort) return `"${given}": a port is a number (host:port)`;
+    rest = withPort[1]!;
+    port = Number(withPort[2]);
   }
-  if (port !== undefined && (port < 1 || port > 65535)) return `"${text}": the port must be 1-65535`;
+  if (port !== undefined && (port < 1 || port > 65535)) return `"${given}": the port must be 1-65535`;
   const wildcard = rest.startsWith('*.');
   const host = normalHost(wildcard ? rest.slice(2) : rest);
-  if (host.includes(':') && /^[0-9a-f:.]+$/.test(host)) return { host, wildcard: false, ...(port ? { port } : {}) };
-  if (!/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/.test(host)) {
-    return `"${text}" is not a host name, *.name, an IP address or one of them with :port`;
+  const withPort = port !== undefined ? { port } : {};
+  if (isIP(host) !== 0) {
+    if (wildcard) return `"${given}": a wildcard covers names, not addresses; list the address itself`;
+    return { host, wildcard: false, ip: true, ...withPort };
   }
-  return { host, wildcard, ...(port ? { port } : {}) };
+  if (!NAME.test(host)) return `"${given}" is not a host name, *.name, an IP address or one of them with :port`;
+  if (wildcard && !host.includes('.')) return `"${given}" is too broad: a wildcard needs a domain of two labels or more (*.example.com)`;
+  return { host, wildcard, ip: false, ...withPort };
 }
 
 /**
  * The `allowed-domains` text (commas or newlines). A list whose entries all start with `+`
- * extends the default list; any other list replaces it; none at all is the default list.
+ * extends the default list; any other list replaces it (a list mixing both is refused, as it
+ * would be read neither way the writer meant); none at all is the default list.
  */
 export function parseAllowedDomains(text: string | undefined): { entries: string[] } | { error: string } {
   const items = (text ?? '')
@@ -93,22 +112,35 @@ export function parseAllowedDomains(text: string | undefined): { entries: string
     .map((t) => t.trim())
     .filter(Boolean);
   if (items.length === 0) return { entries: [...DEFAULT_ALLOWED_DOMAINS] };
-  const extend = items.every((t) => t.startsWith('+'));
-  const own = extend ? items.map((t) => t.slice(1).trim()) : items;
+  const plus = items.filter((t) => t.startsWith('+'));
+  if (plus.length > 0 && plus.length < items.length) {
+    return {
+      error: `"${plus[0]}" extends the default list and "${items.find((t) => !t.startsWith('+'))}" replaces it: start every entry with + to extend the default list, or none to replace it`,
+    };
+  }
+  const own = plus.length > 0 ? items.map((t) => t.slice(1).trim()) : items;
   for (const item of own) {
+    if (item === '') return { error: '"+" names no host: write +host to add one to the default list' };
     const parsed = parseEntry(item);
     if (typeof parsed === 'string') return { error: parsed };
   }
-  return { entries: extend ? [...DEFAULT_ALLOWED_DOMAINS, ...own] : own };
+  return { entries: [...new Set(plus.length > 0 ? [...DEFAULT_ALLOWED_DOMAINS, ...own] : own)] };
 }
 
+/** The policy of parsed entries (parseAllowedDomains'); an entry that does not parse admits nothing. */
 export function hostPolicy(entries: readonly string[]): HostPolicy {
   const parsed = entries.map(parseEntry).filter((e): e is Entry => typeof e !== 'string');
   return {
     entries,
     allows(host, port) {
       const name = normalHost(host);
-      return parsed.some((e) => (e.port === undefined || e.port === port) && (e.wildcard ? name.endsWith(`.${e.host}`) : name === e.host));
+      const ip = isIP(name) !== 0;
+      if (!ip && !NAME.test(name)) return false;
+      return parsed.some((e) => {
+        if (e.port !== undefined && e.port !== port) return false;
+        if (e.ip || ip) return e.ip === ip && e.host === name;
+        return e.wildcard ? name.endsWith(`.${e.host}`) : name === e.host;
+      });
     },
   };
 }

@@ -12,7 +12,7 @@ import type { HostPolicy } from './hosts.js';
 export interface FilteringProxy {
   readonly socketPath: string;
   /** Refused connections so far, per host. */
-  refused(): Record<string, number>;
+  refusedByHost(): Record<string, number>;
   close(): Promise<void>;
 }
 
@@ -93,7 +93,7 @@ export function startProxy(policy: HostPolicy, socketPath: string): Promise<Filt
       server.off('error', reject);
       resolve({
         socketPath,
-        refused: () => Object.fromEntries(refused),
+        refusedByHost: () => Object.fromEntries(refused),
         close: () =>
           new Promise<void>((done) => {
             for (const s of sockets) s.destroy();
