@@ -30,4 +30,5 @@ export type {
   ScriptedSilence,
   SimUsage,
   StopReason,
+  WebSearchHit,
 } from './anthropic-server/types.js';

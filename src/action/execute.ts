@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { TranscriptWriter } from '../agent/transcript.js';
 import { textMessage, type Model } from '../core/index.js';
 import { followUpNote, followUpPrompt, type Earlier } from './thread.js';
-import { createModel, providerFrom, type ProviderOptions } from '../model/registry.js';
+import { createModel, providerFrom, webSearchOffered, type ProviderOptions } from '../model/registry.js';
 import type { Redactor } from '../secrets/redactor.js';
 import type { CredentialCheck } from '../secrets/credential-check.js';
 import type { Sandbox } from '../sandbox/index.js';
@@ -142,6 +142,7 @@ export async function executeTask(x: ExecuteInput, run: JobRun): Promise<{ resul
     ...(run.asked.commandRules ? { commandRules: run.asked.commandRules } : {}),
     ...(run.asked.steps ? { commandSteps: run.asked.steps } : {}),
     allowedDomains: allowedDomains(settings),
+    webSearch: webSearchOffered(providerFrom(settings.provider, x.env)),
     ...(x.answerSchema ? { answerSchema: x.answerSchema } : {}),
     events: run.events,
   });

@@ -4,7 +4,7 @@ import { readTranscript, TranscriptWriter } from '../agent/transcript.js';
 import { repairHistory } from '../agent/history.js';
 import { loadCliSettings, mergeSettings, type TrustedSettings } from '../config/index.js';
 import { textMessage, type Message } from '../core/messages.js';
-import { createModel, providerFrom } from '../model/registry.js';
+import { createModel, providerFrom, webSearchOffered } from '../model/registry.js';
 import type { Sandbox } from '../sandbox/index.js';
 import { Redactor } from '../secrets/redactor.js';
 import { CredentialCheck } from '../secrets/credential-check.js';
@@ -176,6 +176,7 @@ async function run(options: CliOptions, apiKey: string, io: CliIo): Promise<CliR
       ...(ext.commandRules ? { commandRules: ext.commandRules } : {}),
       ...(ext.steps ? { commandSteps: ext.steps } : {}),
       allowedDomains: options.allowedDomains,
+      webSearch: webSearchOffered(providerFrom(options.settings.provider, io.env)),
       ...(answerSchema ? { answerSchema } : {}),
       signal: io.signal,
       events: progressEvents(io.stderr, { quiet: options.quiet }),

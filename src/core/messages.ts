@@ -37,7 +37,30 @@ export interface RedactedThinkingBlock {
   data: string;
 }
 
-export type Block = TextBlock | ImageBlock | ToolUseBlock | ToolResultBlock | ThinkingBlock | RedactedThinkingBlock;
+/** A call of a tool the provider runs itself (web search): the model's, answered in the same turn. */
+export interface ServerToolUseBlock {
+  type: 'server_tool_use';
+  id: string;
+  name: string;
+  input: unknown;
+}
+
+/** What a server-side web search found, as the API returned it (encrypted page contents): sent back unchanged. */
+export interface WebSearchToolResultBlock {
+  type: 'web_search_tool_result';
+  tool_use_id: string;
+  content: unknown;
+}
+
+export type Block =
+  | TextBlock
+  | ImageBlock
+  | ToolUseBlock
+  | ToolResultBlock
+  | ThinkingBlock
+  | RedactedThinkingBlock
+  | ServerToolUseBlock
+  | WebSearchToolResultBlock;
 
 /** A conversation turn; system text travels beside the messages, never as one. */
 export interface Message {

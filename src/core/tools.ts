@@ -51,6 +51,20 @@ export interface ToolSpec {
   ruleTarget?: RuleTarget;
   /** Whether a call may change the workspace (Bash, Write, Edit): such tools never run in a review. */
   changesWorkspace?: boolean;
+  /**
+   * A tool the provider runs itself (WebSearch): the definition its API takes in place of a schema.
+   * Its calls and results come back inside the model's turn; a provider without it is not offered it.
+   */
+  server?: ServerTool;
+}
+
+/** The Messages API's web search tool, as sent. */
+export interface ServerTool {
+  type: 'web_search_20250305';
+  name: 'web_search';
+  max_uses?: number;
+  allowed_domains?: string[];
+  blocked_domains?: string[];
 }
 
 /** The only tool API the loop sees. Wrappers (rules, hooks, change tracking) are ToolSets too. */

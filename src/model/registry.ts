@@ -45,6 +45,14 @@ export function providerFrom(setting: string, env: Readonly<Record<string, strin
   return 'anthropic';
 }
 
+/**
+ * Whether the provider runs the Messages API's web search tool, so WebSearch can be offered: the
+ * Anthropic API and Vertex AI do; Bedrock and OpenAI-compatible endpoints do not.
+ */
+export function webSearchOffered(provider: Provider): boolean {
+  return provider === 'anthropic' || provider === 'vertex';
+}
+
 /** Variables that hold a provider's credentials: their values are redacted from everything posted. */
 export const PROVIDER_SECRET_VARIABLES = [
   'ANTHROPIC_API_KEY',

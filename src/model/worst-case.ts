@@ -13,5 +13,7 @@ const OVERHEAD_TOKENS = 1000;
 export function worstCaseCost(request: CostQuery, price: Price): number {
   const bytes = Buffer.byteLength(JSON.stringify([request.system, request.tools, request.messages]), 'utf8');
   const inputRate = Math.max(price.input, price.cacheWrite, price.cacheRead);
-  return ((bytes + OVERHEAD_TOKENS) * inputRate + request.maxTokens * price.output) / 1_000_000;
+  // Each web search the tool allows is billed on top of the tokens.
+  const searches = request.tools.reduce((n, t) => n + (t.server ? (t.server.max_uses ?? 0) : 0), 0);
+  return ((bytes + OVERHEAD_TOKENS) * inputRate + request.maxTokens * price.output) / 1_000_000 + searches * (price.webSearch ?? 0);
 }

@@ -67,6 +67,8 @@ export interface TaskOptions {
   commandSteps?: CommandSteps;
   /** The hosts of allowed-domains (WebFetch's, with its domain rules); default: the default list. */
   allowedDomains?: readonly string[];
+  /** The provider runs the API's web search, so WebSearch may be offered (webSearchOffered in model/registry.ts). */
+  webSearch?: boolean;
   /** json-schema: the final answer must be JSON satisfying it. */
   answerSchema?: AnswerSchema;
 }

@@ -1,4 +1,6 @@
 import { DEFAULT_ALLOWED_DOMAINS, hostPolicy, type HostPolicy } from '../network/hosts.js';
+import { domainRuleMatches } from '../tools/permissions/decide.js';
+import { WEB_SEARCH_TOOL, webSearchAllowed, webSearchToolSet } from '../tools/web-search.js';
 import type { Limits } from '../agent/limits.js';
 import type { UsageMeter } from '../agent/meter.js';
 import { GENERAL_PURPOSE, mergeAgents } from '../core/agents.js';
@@ -40,14 +42,31 @@ export type ToolOptions = Pick<
   | 'transcript'
   | 'events'
   | 'allowedDomains'
+  | 'webSearch'
 >;
 
-/** WebFetch's hosts: allowed-domains and the hosts `WebFetch(domain:...)` allow rules name (their deny rules are the rules' own). */
+/**
+ * WebFetch's hosts: those of allowed-domains and those a `WebFetch(domain:...)` allow rule matches
+ * (as Claude Code matches them: the host by name, any port). Deny rules are the permission layer's.
+ */
 function fetchHosts(o: ToolOptions, rules: Rules): HostPolicy {
-  const named = rules.allow
-    .filter((r) => r.tool === 'WebFetch' && r.specifier?.startsWith('domain:'))
-    .map((r) => r.specifier!.slice('domain:'.length));
-  return hostPolicy([...(o.allowedDomains ?? DEFAULT_ALLOWED_DOMAINS), ...named]);
+  const listed = hostPolicy(o.allowedDomains ?? DEFAULT_ALLOWED_DOMAINS);
+  const named = rules.allow.filter((r) => r.tool === 'WebFetch' && r.specifier?.startsWith('domain:'));
+  if (named.length === 0) return listed;
+  return {
+    entries: listed.entries,
+    allows: (host, port) => listed.allows(host, port) || named.some((r) => domainRuleMatches(r.specifier!, { name: host, port })),
+  };
+}
+
+/** WebSearch, where the provider runs it and a bare allow rule offers it; a rule naming queries is said to offer nothing. */
+function webSearchTools(o: ToolOptions, rules: Rules): ToolSet[] {
+  const narrowed = rules.allow.filter((r) => r.tool === WEB_SEARCH_TOOL && r.specifier !== undefined);
+  if (narrowed.length > 0 && o.webSearch) {
+    const listed = narrowed.map((r) => `${r.text} (${r.source})`).join(', ');
+    o.events?.onNotice?.(`WebSearch runs at the model provider, where no rule can check its queries: ${listed} offers it nothing`);
+  }
+  return o.webSearch && webSearchAllowed(rules) ? [webSearchToolSet()] : [];
 }
 
 /** The hooks' code (and its process handling) loads only for a run that configures some. */
@@ -100,7 +119,11 @@ export async function taskTools(o: ToolOptions, c: TaskToolsContext) {
     rules,
     wrap: o.wrap,
     ready: c.ready,
-    extra: [...(o.extraTools ?? []), ...(o.skills && o.skills.length > 0 ? [skillToolSet(o.skills, workspace.root)] : [])],
+    extra: [
+      ...(o.extraTools ?? []),
+      ...(o.skills && o.skills.length > 0 ? [skillToolSet(o.skills, workspace.root)] : []),
+      ...webSearchTools(o, rules),
+    ],
     shape: o.tools,
     subagents,
     hooks: hooks?.tools,

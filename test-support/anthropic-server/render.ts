@@ -65,7 +65,50 @@ function resolveToolUse(state: ServerState, block: ToolBlock, index: number, res
   };
 }
 
-function resolveBlock(state: ServerState, block: ScriptedBlock, index: number, reserved: ReadonlySet<string>): Resolved {
+type SearchBlock = Extract<ScriptedBlock, { type: 'web_search' }>;
+
+/** A search as its two blocks: the call (input streamed as JSON deltas) and its result (whole at its start). */
+function resolveSearch(state: ServerState, block: SearchBlock, index: number): Resolved[] {
+  const id = block.id ?? state.nextServerToolId();
+  const input = { query: block.query };
+  const content =
+    block.error !== undefined
+      ? { type: 'web_search_tool_result_error', error_code: block.error }
+      : (block.results ?? []).map((hit) => ({
+          type: 'web_search_result',
+          url: hit.url,
+          title: hit.title,
+          encrypted_content: Buffer.from(`page|${hit.url}|${block.query}`).toString('base64'),
+          page_age: hit.page_age ?? null,
+        }));
+  state.searchResults.set(id, JSON.stringify(content));
+  const result = { type: 'web_search_tool_result', tool_use_id: id, content };
+  return [
+    {
+      final: { type: 'server_tool_use', id, name: 'web_search', input },
+      events: [
+        { type: 'content_block_start', index, content_block: { type: 'server_tool_use', id, name: 'web_search', input: {} } },
+        delta(index, { type: 'input_json_delta', partial_json: '' }),
+        ...split(JSON.stringify(input), 3).map((partial_json) => delta(index, { type: 'input_json_delta', partial_json })),
+        { type: 'content_block_stop', index },
+      ],
+    },
+    {
+      final: result,
+      events: [
+        { type: 'content_block_start', index: index + 1, content_block: result },
+        { type: 'content_block_stop', index: index + 1 },
+      ],
+    },
+  ];
+}
+
+function resolveBlock(
+  state: ServerState,
+  block: Exclude<ScriptedBlock, SearchBlock>,
+  index: number,
+  reserved: ReadonlySet<string>,
+): Resolved {
   switch (block.type) {
     case 'text':
       return {
@@ -142,13 +185,20 @@ function messageStart(id: string, model: string, inputUsage: JsonRecord, cacheRe
 export function buildEvents(state: ServerState, input: TurnInput): { events: SseData[]; usage: SimUsage } {
   const { model, content, stopReason, outputOverride, cacheResult } = input;
   const reserved = new Set(content.flatMap((b) => ((b.type === 'tool_use' || b.type === 'tool_use_partial') && b.id ? [b.id] : [])));
-  const resolved = content.map((block, index) => resolveBlock(state, block, index, reserved));
+  // A search takes two content indexes (its call and its result), so indexes are counted as blocks go.
+  const resolved: Resolved[] = [];
+  for (const block of content) {
+    if (block.type === 'web_search') resolved.push(...resolveSearch(state, block, resolved.length));
+    else resolved.push(resolveBlock(state, block, resolved.length, reserved));
+  }
+  const searches = content.filter((b) => b.type === 'web_search').length;
   const outputTokens = outputOverride ?? estimateTokens(resolved.map((r) => r.final));
   const usage: SimUsage = {
     input_tokens: cacheResult.input_tokens,
     cache_read_input_tokens: cacheResult.cache_read_input_tokens,
     cache_creation_input_tokens: cacheResult.cache_creation_input_tokens,
     output_tokens: outputTokens,
+    ...(searches > 0 ? { server_tool_use: { web_search_requests: searches } } : {}),
   };
   const inputUsage = {
     input_tokens: usage.input_tokens,
@@ -162,7 +212,7 @@ export function buildEvents(state: ServerState, input: TurnInput): { events: Sse
     {
       type: 'message_delta',
       delta: { container: null, stop_details: null, stop_reason: stopReason, stop_sequence: null },
-      usage: { ...inputUsage, output_tokens: outputTokens },
+      usage: { ...inputUsage, output_tokens: outputTokens, ...(usage.server_tool_use ? { server_tool_use: usage.server_tool_use } : {}) },
     },
     { type: 'message_stop' },
   ];

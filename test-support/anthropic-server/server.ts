@@ -33,7 +33,7 @@ function admit(a: Admission, req: IncomingMessage, res: ServerResponse, record: 
   try {
     const version = checkHeaders(req.headers, a.opts.requireApiKey);
     if (parseError !== undefined) invalid(parseError);
-    validateBody(parsed, version, a.state.signatures);
+    validateBody(parsed, version, a.state.signatures, a.state.searchResults);
     const segments = segmentsOf(record.body);
     const total = segments.reduce((sum, s) => sum + s.tokens, 0);
     if (total > a.contextWindow) invalid(`prompt is too long: ${total} tokens > ${a.contextWindow} maximum`);

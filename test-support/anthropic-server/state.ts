@@ -37,6 +37,8 @@ export class ServerState {
   readonly cache = new Set<string>();
   /** Signatures this server issued, with the thinking texts they were issued for. */
   readonly signatures = new Map<string, Set<string>>();
+  /** Web search results this server issued, by server_tool_use id: their content's JSON, which must come back unchanged. */
+  readonly searchResults = new Map<string, string>();
   /** Set by `close()`: a delayed reply that wakes up then must not start writing. */
   closing = false;
   private readonly issuedToolIds = new Set<string>();
@@ -62,6 +64,10 @@ export class ServerState {
     do id = `toolu_${++this.toolCounter}`;
     while (this.issuedToolIds.has(id) || reserved.has(id));
     return id;
+  }
+
+  nextServerToolId(): string {
+    return `srvtoolu_${++this.toolCounter}`;
   }
 
   markToolIdIssued(id: string): void {

@@ -14,7 +14,21 @@ export type ScriptedBlock =
   | { type: 'tool_use_partial'; id?: string; name: string; partialJson: string }
   /** `signature` defaults to a base64 digest of the thinking text. */
   | { type: 'thinking'; thinking: string; signature?: string }
-  | { type: 'redacted_thinking'; data: string };
+  | { type: 'redacted_thinking'; data: string }
+  /**
+   * One search of the API's own web search tool, as the real API streams it: a `server_tool_use`
+   * block (id `srvtoolu_<n>` by default, its input `{ query }` in `input_json_delta`s) and the
+   * `web_search_tool_result` block after it, whole in its `content_block_start`. `results` become
+   * `web_search_result` entries (encrypted_content made up); `error` makes an error result instead.
+   * Each counts one search in `usage.server_tool_use.web_search_requests`.
+   */
+  | { type: 'web_search'; id?: string; query: string; results?: WebSearchHit[]; error?: string };
+
+export interface WebSearchHit {
+  url: string;
+  title: string;
+  page_age?: string;
+}
 
 export interface ScriptedMessage {
   kind?: 'message';
@@ -119,6 +133,8 @@ export interface SimUsage {
   cache_read_input_tokens: number;
   cache_creation_input_tokens: number;
   output_tokens: number;
+  /** Web searches the reply made, when it made some. */
+  server_tool_use?: { web_search_requests: number };
 }
 
 export interface RecordedRequest {

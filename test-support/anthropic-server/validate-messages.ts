@@ -13,6 +13,8 @@ export interface ValidationContext {
   cacheControls: number;
   /** Signatures this server issued, with the thinking texts they were issued for. */
   signatures: ReadonlyMap<string, ReadonlySet<string>>;
+  /** Web search results this server issued, by their call's id: the JSON of their content. */
+  searchResults?: ReadonlyMap<string, string>;
 }
 
 export function checkCacheControl(block: JsonRecord, path: string, ctx: ValidationContext): void {
@@ -89,6 +91,16 @@ function checkBlock(block: JsonRecord, role: string, path: string, ctx: Validati
     case 'tool_result':
       checkToolResult(block, path, ctx);
       break;
+    case 'web_search_tool_result': {
+      if (typeof block.tool_use_id !== 'string') invalid(`${path}.tool_use_id: Field required`);
+      if (block.content === undefined) invalid(`${path}.content: Field required`);
+      // The results' encrypted content is checked by the API: a result changed on its way back is refused.
+      const issued = ctx.searchResults?.get(block.tool_use_id);
+      if (issued !== undefined && issued !== JSON.stringify(block.content)) {
+        invalid(`${path}.content: web_search_tool_result blocks must be sent back as they were returned`);
+      }
+      break;
+    }
     case 'thinking':
       checkThinking(block, path, ctx, latestAssistant);
       break;
@@ -171,6 +183,19 @@ function checkToolResults(blocks: JsonRecord[], path: string, pending: Walk['pen
   }
 }
 
+/** Each web_search_tool_result follows the server_tool_use it answers, in the same message. */
+function checkSearchPairs(blocks: JsonRecord[], path: string): void {
+  const calls = new Set<unknown>();
+  blocks.forEach((block, j) => {
+    if (block.type === 'server_tool_use') calls.add(block.id);
+    if (block.type === 'web_search_tool_result' && !calls.has(block.tool_use_id)) {
+      invalid(
+        `${path}.content.${j}: web_search_tool_result block(s) provided without a corresponding server_tool_use block: ${String(block.tool_use_id)}`,
+      );
+    }
+  });
+}
+
 function checkMessage(message: unknown, i: number, walk: Walk): void {
   const path = `messages.${i}`;
   if (!isRecord(message)) invalid(`${path}: Input should be a valid dictionary`);
@@ -206,6 +231,7 @@ function checkMessage(message: unknown, i: number, walk: Walk): void {
   }
 
   if (role === 'assistant') {
+    checkSearchPairs(blocks, path);
     walk.pending = { ids: assistantToolUses(blocks, path, walk.toolUseIds), path };
     return;
   }

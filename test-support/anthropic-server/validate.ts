@@ -90,7 +90,12 @@ function checkThinkingConfig(thinking: unknown, maxTokens: number): void {
   if (budget >= maxTokens) invalid('`max_tokens` must be greater than `thinking.budget_tokens`');
 }
 
-export function validateBody(raw: unknown, version: string, signatures: ValidationContext['signatures']): void {
+export function validateBody(
+  raw: unknown,
+  version: string,
+  signatures: ValidationContext['signatures'],
+  searchResults?: ValidationContext['searchResults'],
+): void {
   if (!isRecord(raw)) invalid('body: Input should be a valid dictionary');
   if (typeof raw.model !== 'string' || raw.model === '') invalid('model: Field required');
   const maxTokens = raw.max_tokens;
@@ -106,7 +111,7 @@ export function validateBody(raw: unknown, version: string, signatures: Validati
     invalid('temperature: Input should be a number between 0 and 1');
   }
 
-  const ctx: ValidationContext = { version, cacheControls: 0, signatures };
+  const ctx: ValidationContext = { version, cacheControls: 0, signatures, ...(searchResults ? { searchResults } : {}) };
   const toolNames = checkTools(raw.tools, ctx);
   checkToolChoice(raw.tool_choice, toolNames, toolNames.size > 0);
   checkThinkingConfig(raw.thinking, maxTokens);

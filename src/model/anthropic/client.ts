@@ -29,6 +29,8 @@ export interface AnthropicModelOptions {
    * errors and retries are then shaped exactly as for the Anthropic API.
    */
   client?: MessagesClient;
+  /** Whether the provider runs the API's server tools (web search): false for Bedrock, which has none. Default true. */
+  serverTools?: boolean;
 }
 
 /** What the adapter needs of a client: the Messages API's streaming call. */
@@ -74,7 +76,7 @@ export class AnthropicModel implements Model {
         model: this.id,
         max_tokens: request.maxTokens,
         system: toSystem(request.system),
-        tools: toTools(request.tools),
+        tools: toTools(request.tools, this.options.serverTools !== false),
         messages: toMessages(request.messages),
       },
       { signal: request.signal },

@@ -3,8 +3,11 @@ import type { Price } from '../../core/usage.js';
 /** The date the built-in prices were last checked against Anthropic's published price list. */
 export const PRICES_CHECKED = '2026-11-29';
 
+/** Web search, the Messages API's server-side tool: $10 per 1,000 searches, whatever the model. */
+export const WEB_SEARCH_USD_PER_USE = 10 / 1000;
+
 function price(input: number, output: number, cacheReadShare: number): Price {
-  return { input, output, cacheWrite: input * 1.25, cacheRead: input * cacheReadShare };
+  return { input, output, cacheWrite: input * 1.25, cacheRead: input * cacheReadShare, webSearch: WEB_SEARCH_USD_PER_USE };
 }
 
 /**
@@ -32,12 +35,15 @@ export const PRICE_TABLE: Readonly<Record<string, Price>> = Object.freeze({
 /** Unknown models are priced as the most expensive family so that a spend cap errs on the safe side. */
 export const FALLBACK_PRICE: Price = price(10, 50, 0.1);
 
-/** The price of a model id: the longest matching prefix of the overrides and the built-in table. */
+/**
+ * The price of a model id: the longest matching prefix of the overrides and the built-in table; an
+ * override that leaves out the search price keeps the published one.
+ */
 export function priceFor(model: string, overrides: Readonly<Record<string, Price>> = {}): Price {
   const table = { ...PRICE_TABLE, ...overrides };
   let best: string | undefined;
   for (const prefix of Object.keys(table)) {
     if (model.startsWith(prefix) && (best === undefined || prefix.length > best.length)) best = prefix;
   }
-  return best === undefined ? FALLBACK_PRICE : (table[best] ?? FALLBACK_PRICE);
+  return { webSearch: WEB_SEARCH_USD_PER_USE, ...(best === undefined ? FALLBACK_PRICE : (table[best] ?? FALLBACK_PRICE)) };
 }

@@ -18,6 +18,14 @@ function toParam(block: Block): Param {
           : block.content.map((part) => toParam(part) as Anthropic.TextBlockParam | Anthropic.ImageBlockParam);
       return { type: 'tool_result', tool_use_id: block.tool_use_id, content, ...(block.is_error ? { is_error: true } : {}) };
     }
+    case 'server_tool_use':
+      return { type: 'server_tool_use', id: block.id, name: block.name as Anthropic.ServerToolUseBlockParam['name'], input: block.input };
+    case 'web_search_tool_result':
+      return {
+        type: 'web_search_tool_result',
+        tool_use_id: block.tool_use_id,
+        content: block.content as Anthropic.WebSearchToolResultBlockParam['content'],
+      };
     default:
       // text, tool_use, thinking and redacted_thinking have the API's own shape already.
       return block;
@@ -61,14 +69,24 @@ export function toSystem(system: string): Anthropic.TextBlockParam[] {
   return [{ type: 'text', text: system, cache_control: EPHEMERAL }];
 }
 
-const toolParams = new WeakMap<readonly ToolSpec[], Anthropic.Tool[]>();
+const toolParams = {
+  with: new WeakMap<readonly ToolSpec[], Anthropic.ToolUnion[]>(),
+  without: new WeakMap<readonly ToolSpec[], Anthropic.ToolUnion[]>(),
+};
 
-/** The tools as the API takes them; the same specs give the same objects, call after call. */
-export function toTools(specs: readonly ToolSpec[]): Anthropic.Tool[] {
-  let tools = toolParams.get(specs);
+/**
+ * The tools as the API takes them; the same specs give the same objects, call after call. A server
+ * tool (web search) goes as its own definition, or not at all where the provider has none.
+ */
+export function toTools(specs: readonly ToolSpec[], serverTools = true): Anthropic.ToolUnion[] {
+  const cache = serverTools ? toolParams.with : toolParams.without;
+  let tools = cache.get(specs);
   if (!tools) {
-    tools = specs.map((s) => ({ name: s.name, description: s.description, input_schema: s.input_schema }));
-    toolParams.set(specs, tools);
+    tools = specs.flatMap((s): Anthropic.ToolUnion[] => {
+      if (s.server) return serverTools ? [{ ...s.server }] : [];
+      return [{ name: s.name, description: s.description, input_schema: s.input_schema }];
+    });
+    cache.set(specs, tools);
   }
   return tools;
 }

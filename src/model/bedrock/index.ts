@@ -53,5 +53,7 @@ export function bedrockModel(o: ProviderOptions): Model {
     maxRetries: o.maxRetries,
     prices: providerPrices(o.model, o.prices),
     client: messagesClientOf(bedrockClient(o), 'Bedrock'),
+    // Bedrock has no server-side web search: WebSearch is not offered there (see webSearchOffered).
+    serverTools: false,
   });
 }

@@ -7,7 +7,10 @@ type UserPart = OpenAI.Chat.ChatCompletionContentPart;
 
 /** Tools in Chat Completions' function shape; the JSON schema travels unchanged. */
 export function toTools(tools: readonly ToolSpec[]): OpenAI.Chat.ChatCompletionFunctionTool[] {
-  return tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.input_schema } }));
+  // Anthropic's server tools (web search) have no counterpart here.
+  return tools
+    .filter((t) => !t.server)
+    .map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.input_schema } }));
 }
 
 function imageUrl(image: ImageBlock): string {

@@ -28,41 +28,60 @@ interface Page {
   location?: string;
 }
 
+/**
+ * One GET, straight to the host the URL names: a fresh agent (no keep-alive, no proxy taken from
+ * the environment), the whole exchange (headers and body) held to `timeoutMs`.
+ */
 function get(url: URL, signal: AbortSignal, timeoutMs: number): Promise<Page> {
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise((resolve, reject) => {
+    let settled = false;
+    const settle = (done: () => void) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      done();
+    };
     const req = send(url, {
       method: 'GET',
       headers: { 'user-agent': 'agent-action WebFetch', accept: 'text/html, text/*, application/json, */*;q=0.5' },
+      agent: false,
       signal,
-      timeout: timeoutMs,
     });
-    req.on('timeout', () => req.destroy(new ToolError(`${url.host} did not answer within ${timeoutMs / 1000} s`)));
-    req.on('error', (error) => reject(error instanceof ToolError ? error : new ToolError(`fetching ${url.href} failed: ${error.message}`)));
+    const timer = setTimeout(() => {
+      const error = new ToolError(`${url.host} did not answer within ${timeoutMs / 1000} s: the page was not fetched`);
+      settle(() => reject(error));
+      req.destroy(error);
+    }, timeoutMs);
+    req.on('error', (error) =>
+      settle(() => reject(error instanceof ToolError ? error : new ToolError(`fetching ${url.href} failed: ${error.message}`))),
+    );
     req.on('response', (res: IncomingMessage) => {
       const chunks: Buffer[] = [];
       let size = 0;
       let truncated = false;
       const finish = () =>
-        resolve({
-          status: res.statusCode ?? 0,
-          type: String(res.headers['content-type'] ?? ''),
-          body: Buffer.concat(chunks),
-          truncated,
-          ...(res.headers.location ? { location: res.headers.location } : {}),
-        });
+        settle(() =>
+          resolve({
+            status: res.statusCode ?? 0,
+            type: String(res.headers['content-type'] ?? ''),
+            body: Buffer.concat(chunks).subarray(0, MAX_PAGE_BYTES),
+            truncated,
+            ...(res.headers.location ? { location: res.headers.location } : {}),
+          }),
+        );
       res.on('data', (chunk: Buffer) => {
         if (truncated) return;
         chunks.push(chunk);
         size += chunk.length;
         if (size > MAX_PAGE_BYTES) {
           truncated = true;
-          res.destroy();
           finish();
+          res.destroy();
         }
       });
       res.on('end', finish);
-      res.on('error', (error) => (truncated ? undefined : reject(new ToolError(`reading ${url.href} failed: ${error.message}`))));
+      res.on('error', (error) => settle(() => reject(new ToolError(`reading ${url.href} failed: ${error.message}`))));
     });
     req.end();
   });

@@ -3,7 +3,6 @@ import path from 'node:path';
 import type { ToolCall } from '../../core/tools.js';
 import { compilePathPattern, locate, matchesPath, type PathCandidate, type PathPattern } from './paths.js';
 import { governs, ruleTargetOf } from '../catalog.js';
-import { hostPolicy } from '../../network/hosts.js';
 import { describeRule, isPathTool, mcpParts, type Rule, type Rules } from './rules.js';
 
 /**
@@ -112,9 +111,29 @@ function domainTarget(call: ToolCall, fieldName: string): Target {
   return { subject: `the host ${code(url.host)}`, host: { name: url.hostname.replace(/^\[(.*)\]$/, '$1'), port } };
 }
 
-/** `domain:example.com` (that host), `domain:*.example.com` (its subdomains), as allowed-domains reads them. */
+/** A `domain:` specifier or target as Claude Code compares them: lower case, no trailing dot. */
+const normalDomain = (text: string): string => text.toLowerCase().replace(/(?<=[^*.])\.+(?=(:\d+)?$)/, '');
+
+/** A domain pattern's text as a regular expression: `*` stands for part of one label. */
+const domainPattern = (text: string): string =>
+  text
+    .split('*')
+    .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+    .join('[^.:]*');
+
+/**
+ * Claude Code's matching of `WebFetch(domain:...)` against a URL's host name (the port plays no
+ * part): `domain:example.com` that host alone, `domain:*.example.com` its subdomains at any depth
+ * (not example.com itself), `domain:*` every host, and a `*` inside a label part of that label.
+ */
 export function domainRuleMatches(specifier: string, host: { name: string; port: number }): boolean {
-  return specifier.startsWith('domain:') && hostPolicy([specifier.slice('domain:'.length)]).allows(host.name, host.port);
+  if (!specifier.startsWith('domain:')) return false;
+  const rule = normalDomain(specifier.slice('domain:'.length));
+  const name = normalDomain(host.name.includes(':') ? `[${host.name}]` : host.name);
+  if (!rule.includes('*')) return rule === name;
+  if (rule === '*') return true;
+  const source = rule.startsWith('*.') ? `^(?:[^.:]+\\.)+${domainPattern(rule.slice(2))}$` : `^${domainPattern(rule)}$`;
+  return new RegExp(source, 'i').test(name);
 }
 
 function keyTarget(call: ToolCall): Target {

@@ -12,7 +12,15 @@ import { reviewRoutes } from './reviews.js';
 export { logDownload } from './checks.js';
 
 // The patterns are anchored and disjoint, so the order of the groups does not decide any match.
-const routes: Route[] = [...repoRoutes, ...issueRoutes, ...reactionRoutes, ...pullRoutes, ...reviewRoutes, ...checkRoutes, ...gitDataRoutes];
+const routes: Route[] = [
+  ...repoRoutes,
+  ...issueRoutes,
+  ...reactionRoutes,
+  ...pullRoutes,
+  ...reviewRoutes,
+  ...checkRoutes,
+  ...gitDataRoutes,
+];
 
 export function route(s: SimState, ctx: Ctx, pathname: string): Reply {
   if (!/^\/repos\//.test(pathname)) return notFound();
