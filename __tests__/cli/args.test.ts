@@ -48,7 +48,18 @@ describe('CLI arguments', () => {
       maxRetries: 5,
       timeoutMinutes: 30,
     });
-    expect(parsed.options.settings.allowedTools).toEqual(['Read', 'Write', 'Edit', 'Bash', 'Glob', 'Grep', 'TodoWrite', 'WebFetch', 'Task', 'Skill']);
+    expect(parsed.options.settings.allowedTools).toEqual([
+      'Read',
+      'Write',
+      'Edit',
+      'Bash',
+      'Glob',
+      'Grep',
+      'TodoWrite',
+      'WebFetch',
+      'Task',
+      'Skill',
+    ]);
   });
 
   it.each([
