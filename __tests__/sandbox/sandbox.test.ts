@@ -224,6 +224,18 @@ describe('prepareSandbox when bubblewrap cannot be used', () => {
     expect(none.kind).toBe('none');
     expect(none.description).toMatch(/^Bash commands run WITHOUT a sandbox, because bubblewrap was not found at \/nonexistent\/bwrap/);
   });
+
+  it('network: allowlist cannot be enforced without it: auto says the network is open, strict fails', async () => {
+    const none = await prepare({ network: 'allowlist', bwrapPath: '/nonexistent/bwrap' });
+    expect(none.kind).toBe('none');
+    expect(none.networkRefused).toBeUndefined();
+    expect(none.description).toMatch(/WITHOUT a sandbox.* The network is open \(network: allowlist needs the sandbox\)\.$/);
+    await expect(prepareSandbox({ ...options, network: 'allowlist', mode: 'strict', bwrapPath: '/nonexistent/bwrap' })).rejects.toThrow(
+      /sandbox is required/,
+    );
+    const off = await prepare({ mode: 'off', network: 'allowlist' });
+    expect(off.description).toMatch(/The network is open\.$/);
+  });
 });
 
 describe('AppArmor restriction of user namespaces', () => {
