@@ -26,6 +26,7 @@ afterEach(async () => {
 });
 
 async function run(script: Script, o: Partial<TaskOptions> & { allowedTools?: string; disallowedTools?: string } = {}) {
+  await server?.close();
   server = await startAnthropicServer({ script, requireApiKey: KEY });
   const cwd = mkdtempSync(join(tmpdir(), 'websearch-'));
   writeFileSync(join(cwd, 'notes.txt'), 'local notes\n');
@@ -60,7 +61,7 @@ describe('WebSearch', () => {
         },
         { content: [{ type: 'text', text: 'Node 24 shipped in May.' }] },
       ],
-      { webSearch: true },
+      { webSearch: true, allowedTools: 'Read,WebFetch,WebSearch' },
     );
     expect(result.conclusion).toBe('success');
     expect(result.result).toBe('Node 24 shipped in May.');
@@ -138,6 +139,8 @@ describe('WebSearch', () => {
     const say = { content: [{ type: 'text' as const, text: 'done' }] };
     const names = (r: { requests: AnthropicServer['requests'] }) => (r.requests[0]!.body.tools ?? []).map((t) => t.name);
     expect(names(await run([say], {}))).not.toContain('web_search');
+    // Billed per search and past the allowlist: not in the default allowed-tools, offered once named.
+    expect(names(await run([say], { webSearch: true }))).not.toContain('web_search');
     expect(names(await run([say], { webSearch: true, disallowedTools: 'WebSearch' }))).not.toContain('web_search');
     expect(names(await run([say], { webSearch: true, disallowedTools: 'WebSearch(secret project)' }))).not.toContain('web_search');
     const notices: string[] = [];

@@ -19,9 +19,10 @@ const RUN_TOOLS: readonly CatalogEntry[] = [
   // A subagent's own tool calls are checked as its parent's are; the call itself changes nothing.
   { name: 'Task', ruleTarget: { kind: 'key', field: 'subagent_type' }, changesWorkspace: false, allowedByDefault: true },
   { name: 'Skill', ruleTarget: { kind: 'key', field: 'skill' }, changesWorkspace: false, allowedByDefault: true },
-  // The provider's web search (tools/web-search.ts), offered where the provider runs it. A rule
-  // naming queries (Claude Code's `WebSearch(terms)`) parses, but the calls run at the provider.
-  { name: 'WebSearch', ruleTarget: { kind: 'key', field: 'query' }, changesWorkspace: false, allowedByDefault: true },
+  // The provider's web search (tools/web-search.ts), offered where the provider runs it and a rule
+  // names it: it is billed per search and its queries leave past the allowlist, so not by default.
+  // A rule naming queries (Claude Code's `WebSearch(terms)`) parses, but the calls run at the provider.
+  { name: 'WebSearch', ruleTarget: { kind: 'key', field: 'query' }, changesWorkspace: false, allowedByDefault: false },
   // Only in a review, which adds it itself.
   { name: 'ReviewComment', ruleTarget: { kind: 'key', field: 'file_path' }, changesWorkspace: false, allowedByDefault: false },
 ];

@@ -34,11 +34,11 @@ describe('rule lists', () => {
 });
 
 describe("Claude Code's rules for tools this product lacks", () => {
-  it('are kept, marked, and never fail: WebSearch, NotebookEdit (WebFetch is a tool here)', () => {
+  it('are kept, marked, and never fail: NotebookEdit (WebFetch and WebSearch are tools here)', () => {
     const rules = parseRuleList('WebFetch(domain:example.com), WebSearch, NotebookEdit(docs/*.ipynb), Read', 'permissions.allow');
     expect(rules.map((r) => [r.tool, r.specifier, r.unknownTool])).toEqual([
       ['WebFetch', 'domain:example.com', undefined],
-      ['WebSearch', undefined, true],
+      ['WebSearch', undefined, undefined],
       ['NotebookEdit', 'docs/*.ipynb', true],
       ['Read', undefined, undefined],
     ]);
