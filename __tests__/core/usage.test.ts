@@ -14,8 +14,14 @@ describe('cost accounting', () => {
     expect(cost).toBeCloseTo(2 + 10 + 0.1 + 2.5, 6);
   });
 
+  it('bills each web search on top of the tokens, $10 per 1,000', () => {
+    const tokens = { input_tokens: 1_000_000, output_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 };
+    const p = priceFor('claude-sonnet-5-5');
+    expect(costOf({ ...tokens, server_tool_use: { web_search_requests: 3 } }, p) - costOf(tokens, p)).toBeCloseTo(0.03, 9);
+  });
+
   it('prices an unknown model at the safe high end, and takes overrides', () => {
-    expect(priceFor('mystery-model')).toBe(FALLBACK_PRICE);
+    expect(priceFor('mystery-model')).toEqual(FALLBACK_PRICE);
     expect(priceFor('mystery-model', { mystery: { input: 1, output: 1, cacheRead: 0, cacheWrite: 1 } }).input).toBe(1);
   });
 
