@@ -1,7 +1,7 @@
 // Hooks side by side with the Claude Code CLI: the same settings' hooks record their stdin in both,
 // and decide the same way (exit 2, JSON deny, updatedInput, PostToolUse feedback, a held Stop).
 // The field table below is what each side sends; the README's hook section lists it.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runGroups, SIDES, type Group, type GroupRun, type Side } from '../../test-support/conformance.js';
 
@@ -94,6 +94,23 @@ const NOT_SENT: Record<string, string> = {
   background_tasks: 'Claude Code background shells; a run here ends them with each command',
   session_crons: 'Claude Code scheduled prompts',
 };
+
+/** With AGENT_NOTE_DIR set, the field table (event, field, which side sends it) is written there. */
+afterAll(() => {
+  const dir = process.env['AGENT_NOTE_DIR'];
+  if (!dir || !runs) return;
+  const rows = EVENTS.flatMap((event) => {
+    const keys = (side: Side) => new Set(records(side, event).flatMap((r) => Object.keys(r)));
+    const [cc, aa] = [keys('claudeCode'), keys('agentAction')];
+    return [...new Set([...cc, ...aa])]
+      .sort()
+      .map((k) => `| ${event} | \`${k}\` | ${cc.has(k) ? 'yes' : 'no'} | ${aa.has(k) ? 'yes' : 'no'} |`);
+  });
+  writeFileSync(
+    join(dir, 'hook-fields.md'),
+    ['| event | field | Claude Code | agent-action |', '| --- | --- | --- | --- |', ...rows].join('\n') + '\n',
+  );
+});
 
 test('both CLIs went through every call', () => {
   for (const run of runs.values()) for (const side of SIDES) expect(run[side].complete).toBe(true);
