@@ -86,7 +86,7 @@ describe('Glob', () => {
 });
 
 describe('Glob in a git repository and outside one', () => {
-  it('gives the same answer with git pathspecs as with picomatch on a plain directory', async () => {
+  it('gives the same answer with git listing the literal directories as with a walk of a plain directory', async () => {
     const files = [
       'a.md',
       'abc.txt',
@@ -115,7 +115,20 @@ describe('Glob in a git repository and outside one', () => {
       return { workspace: ws, signal: new AbortController().signal, env: toolEnvironment(process.env), outputLimit: 30000 };
     };
     const [inGit, plain] = await Promise.all([make(true), make(false)]);
-    for (const pattern of ['**/*.ts', '*.md', 'src/**/*.{js,ts}', 'a?c.txt', '**/[ab]*.js', '.hidden/**', '**/*.md', 'src/*']) {
+    for (const pattern of [
+      '**/*.ts',
+      '*.md',
+      'src/**/*.{js,ts}',
+      'a?c.txt',
+      '**/[ab]*.js',
+      '.hidden/**',
+      '**/*.md',
+      'src/*',
+      '{src,docs}/**/*',
+      'src/deep/*.js',
+      'missing/**',
+      '+(src|docs)/*',
+    ]) {
       expect(await globTool.run({ pattern }, inGit)).toBe(await globTool.run({ pattern }, plain));
     }
   });

@@ -52,8 +52,11 @@ export async function searchWithGit(dir: string, env: Record<string, string>, si
   return ignored.code === 1;
 }
 
+/** git's -z output: each entry ends with a NUL, so only the last piece is empty. */
 function splitNul(text: string): string[] {
-  return text.split('\0').filter((entry) => entry.length > 0);
+  const entries = text.split('\0');
+  if (entries.at(-1) === '') entries.pop();
+  return entries;
 }
 
 async function gitFiles(

@@ -35,6 +35,60 @@ function exists(file: string): boolean {
   }
 }
 
+/** The leading directories of a pattern that hold no glob syntax (`src/lib` of `src/lib/**\/*.ts`), or '' when it starts with one. */
+function literalDirectory(pattern: string): string {
+  const dirs = pattern.split('/').slice(0, -1);
+  const firstGlob = dirs.findIndex((part) => /[*?[\]{}()!+@\\]/.test(part));
+  return (firstGlob === -1 ? dirs : dirs.slice(0, firstGlob)).join('/');
+}
+
+/**
+ * What git is asked to list: the pattern's literal directories, so its walk for untracked files
+ * stays inside them; the whole tree when a pattern starts with a glob. git's own glob pathspecs
+ * match more slowly than one compiled regular expression over its list, so the glob is matched here.
+ */
+function pathspecsFor(pattern: string): string[] {
+  // Extglobs (`+(a|b)`, `!(x)`) may hold a '/' of their own: those list everything.
+  if (/[!@+*?]\(/.test(pattern)) return [];
+  const dirs = expandBraces(pattern).map(literalDirectory);
+  return dirs.includes('') ? [] : [...new Set(dirs)].map((dir) => `:(literal)${dir}`);
+}
+
+/**
+ * The literal ending every match must have (`.ts` of `**\/*.ts`), when each alternative of the
+ * pattern ends in `*` and a literal: a cheap test that spares the full expression most paths.
+ */
+function literalEndings(pattern: string): string[] | undefined {
+  if (/[!@+*?]\(/.test(pattern)) return undefined;
+  const alternatives = expandBraces(pattern);
+  const endings = alternatives.flatMap((p) => /\*([^*?[\]{}()!+@\\/]+)$/.exec(p)?.[1] ?? []);
+  return endings.length === alternatives.length ? [...new Set(endings)] : undefined;
+}
+
+/** The paths that match, with the literal ending tested first where there is one. */
+function matchingPaths(files: readonly string[], pattern: string): string[] {
+  // git's paths carry no './' to strip, so the compiled expression alone decides (as picomatch's matcher would).
+  const matcher = picomatch.makeRe(pattern, { dot: true });
+  const endings = literalEndings(pattern);
+  if (!endings) return files.filter((file) => matcher.test(file));
+  const [only] = endings;
+  if (endings.length === 1) return files.filter((file) => file.endsWith(only!) && matcher.test(file));
+  return files.filter((file) => endings.some((e) => file.endsWith(e)) && matcher.test(file));
+}
+
+/** Sorted, each path once: git lists the index in order, then the untracked files in order, so a check usually suffices. */
+function sortedUnique(paths: string[]): string[] {
+  let sorted = true;
+  let repeated = false;
+  for (let i = 1; i < paths.length && sorted; i++) {
+    const order = comparePaths(paths[i - 1]!, paths[i]!);
+    if (order > 0) sorted = false;
+    else if (order === 0) repeated = true;
+  }
+  const inOrder = sorted ? paths : paths.sort(comparePaths);
+  return sorted && !repeated ? inOrder : inOrder.filter((file, i, all) => i === 0 || all[i - 1] !== file);
+}
+
 function noMatches(pattern: string, shown: string): string {
   const hint = pattern.includes('/') ? '' : ` "*" does not cross directories: use "**/${pattern}" to search subdirectories too.`;
   return `No files match "${pattern}" under ${shown}.${hint}`;
@@ -56,20 +110,9 @@ export const globTool = defineTool({
     const shown = ctx.workspace.relative(base);
     await requireDirectory(base, shown);
     const pattern = relativePattern(input.pattern, base);
-    const isMatch = picomatch(pattern, { dot: true });
-    // git narrows the list with glob pathspecs (in C, on 100,000 files that is most of the work);
-    // picomatch then decides exactly, so both walks of the tree agree.
-    // Extglobs (`+(a|b)`, `!(x)`) have no pathspec form: those list everything and filter here.
-    const specs = /[!@+*?]\(/.test(pattern) ? [] : expandBraces(pattern).map((p) => `:(glob)${p}`);
     const prefix = shown === '.' ? '' : `${shown}/`;
-    const found = await listCandidates(base, ctx.env, ctx.signal, { pathspecs: specs, keepDeleted: true });
-    // git's glob pathspecs follow the same rules as picomatch here (**, *, ?, [], braces expanded).
-    const matching = found.matched ? found.files : found.files.filter((file) => isMatch(file));
-    // git lists the index in order, then the untracked files in order: usually sorted already.
-    const sorted = matching.every((file, i) => i === 0 || comparePaths(matching[i - 1]!, file) <= 0)
-      ? matching
-      : matching.sort(comparePaths);
-    const unique = sorted.filter((file, i, all) => i === 0 || all[i - 1] !== file);
+    const found = await listCandidates(base, ctx.env, ctx.signal, { pathspecs: pathspecsFor(pattern), keepDeleted: true });
+    const unique = sortedUnique(matchingPaths(found.files, pattern));
     const hidden = ctx.hidden;
     const candidates = hidden ? unique.filter((file) => !hidden(prefix + file)) : unique;
     const skipped = hiddenNote(unique.length - candidates.length);
