@@ -138,7 +138,12 @@ describe('WebSearch', () => {
   test('not offered without the provider, nor when a rule denies it; a rule naming queries offers nothing', async () => {
     const say = { content: [{ type: 'text' as const, text: 'done' }] };
     const names = (r: { requests: AnthropicServer['requests'] }) => (r.requests[0]!.body.tools ?? []).map((t) => t.name);
-    expect(names(await run([say], {}))).not.toContain('web_search');
+    const unsupported: string[] = [];
+    const elsewhere = await run([say], { allowedTools: 'Read,WebSearch', events: { onNotice: (m) => unsupported.push(m) } });
+    expect(names(elsewhere)).toEqual(['Read']);
+    expect(unsupported).toContain(
+      'WebSearch is not offered: this provider has no server-side web search (the Anthropic API and Vertex AI do)',
+    );
     // Billed per search and past the allowlist: not in the default allowed-tools, offered once named.
     expect(names(await run([say], { webSearch: true }))).not.toContain('web_search');
     expect(names(await run([say], { webSearch: true, disallowedTools: 'WebSearch' }))).not.toContain('web_search');

@@ -66,7 +66,12 @@ function webSearchTools(o: ToolOptions, rules: Rules): ToolSet[] {
     const listed = narrowed.map((r) => `${r.text} (${r.source})`).join(', ');
     o.events?.onNotice?.(`WebSearch runs at the model provider, where no rule can check its queries: ${listed} offers it nothing`);
   }
-  return o.webSearch && webSearchAllowed(rules) ? [webSearchToolSet()] : [];
+  if (!webSearchAllowed(rules)) return [];
+  if (!o.webSearch) {
+    o.events?.onNotice?.('WebSearch is not offered: this provider has no server-side web search (the Anthropic API and Vertex AI do)');
+    return [];
+  }
+  return [webSearchToolSet()];
 }
 
 /** The hooks' code (and its process handling) loads only for a run that configures some. */
