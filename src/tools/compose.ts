@@ -15,10 +15,50 @@ export interface AddedTool {
   execute(call: ToolCall, signal: AbortSignal): Promise<ToolOutcome>;
 }
 
+/**
+ * A wrapper's specs() made from its inner sets' specs again only when one of them changed (a new
+ * array): the same tools give back the same array, so what is kept per array (a name's spec for
+ * each call, the request's tool list, its size in the spend check) is not redone call after call.
+ * `derive` must depend on nothing but those arrays.
+ */
+export function derivedSpecs(
+  inner: () => readonly (readonly ToolSpec[])[],
+  derive: (...inner: (readonly ToolSpec[])[]) => readonly ToolSpec[],
+): () => readonly ToolSpec[] {
+  let from: readonly (readonly ToolSpec[])[] | undefined;
+  let specs: readonly ToolSpec[] = [];
+  return () => {
+    const now = inner();
+    if (!from || now.length !== from.length || now.some((s, i) => s !== from![i])) {
+      specs = derive(...now);
+      from = now;
+    }
+    return specs;
+  };
+}
+
+/** The spec of each tool by name, for a set's specs array (kept while that array is the same). */
+const byNameOf = new WeakMap<readonly ToolSpec[], ReadonlyMap<string, ToolSpec>>();
+
+/** The spec of a named tool among these specs: one lookup per call, not a scan. */
+export function specNamed(specs: readonly ToolSpec[], name: string): ToolSpec | undefined {
+  let map = byNameOf.get(specs);
+  if (!map) {
+    const built = new Map<string, ToolSpec>();
+    // The first of a name wins, as a scan would find it.
+    for (const s of specs) if (!built.has(s.name)) built.set(s.name, s);
+    byNameOf.set(specs, (map = built));
+  }
+  return map.get(name);
+}
+
 /** The tools `keep` accepts; a call to one left out is refused with `refusal(name)`, without running. */
 export function filterTools(set: ToolSet, keep: (name: string) => boolean, refusal: (name: string) => string): ToolSet {
   return {
-    specs: () => set.specs().filter((s) => keep(s.name)),
+    specs: derivedSpecs(
+      () => [set.specs()],
+      (specs) => specs.filter((s) => keep(s.name)),
+    ),
     isReadOnly: (name) => set.isReadOnly(name),
     execute: (call, signal) =>
       keep(call.name) ? set.execute(call, signal) : Promise.resolve({ isError: true, content: refusal(call.name) }),
@@ -29,7 +69,10 @@ export function filterTools(set: ToolSet, keep: (name: string) => boolean, refus
 export function withTool(set: ToolSet, tool: AddedTool): ToolSet {
   const { name } = tool.spec;
   return {
-    specs: () => [...set.specs().filter((s) => s.name !== name), tool.spec],
+    specs: derivedSpecs(
+      () => [set.specs()],
+      (specs) => [...specs.filter((s) => s.name !== name), tool.spec],
+    ),
     isReadOnly: (n) => (n === name ? tool.spec.readOnly : set.isReadOnly(n)),
     execute: (call, signal) => (call.name === name ? tool.execute(call, signal) : set.execute(call, signal)),
   };
@@ -39,8 +82,9 @@ export function withTool(set: ToolSet, tool: AddedTool): ToolSet {
 export function toolSetOf(...tools: AddedTool[]): ToolSet {
   const byName = new Map(tools.map((t) => [t.spec.name, t]));
   const offered = () => [...byName.keys()].join(', ') || 'none';
+  const specs = tools.map((t) => t.spec);
   return {
-    specs: () => tools.map((t) => t.spec),
+    specs: () => specs,
     isReadOnly: (name) => byName.get(name)?.spec.readOnly ?? false,
     execute: (call, signal) =>
       byName.get(call.name)?.execute(call, signal) ??
@@ -50,12 +94,15 @@ export function toolSetOf(...tools: AddedTool[]): ToolSet {
 
 /** Several sets as one: specs in order, each call to the set that offers its tool (the first one). */
 export function mergeToolSets(...sets: ToolSet[]): ToolSet {
-  const owner = (name: string) => sets.find((set) => set.specs().some((s) => s.name === name));
+  const owner = (name: string) => sets.find((set) => specNamed(set.specs(), name) !== undefined);
   return {
-    specs: () => {
-      const seen = new Set<string>();
-      return sets.flatMap((set) => set.specs()).filter((s) => !seen.has(s.name) && Boolean(seen.add(s.name)));
-    },
+    specs: derivedSpecs(
+      () => sets.map((set) => set.specs()),
+      (...inner) => {
+        const seen = new Set<string>();
+        return inner.flat().filter((s) => !seen.has(s.name) && Boolean(seen.add(s.name)));
+      },
+    ),
     isReadOnly: (name) => owner(name)?.isReadOnly(name) ?? false,
     execute: (call, signal) => (owner(call.name) ?? sets[0]!).execute(call, signal),
   };

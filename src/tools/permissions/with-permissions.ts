@@ -1,4 +1,5 @@
-import type { ToolCall, ToolOutcome, ToolSet, ToolSpec } from '../../core/tools.js';
+import type { ToolCall, ToolOutcome, ToolSet } from '../../core/tools.js';
+import { derivedSpecs } from '../compose.js';
 import { decide, offered, type DecideOptions } from './decide.js';
 import { realPathSync } from './paths.js';
 import type { Rules } from './rules.js';
@@ -31,7 +32,10 @@ export function withPermissions(set: ToolSet, rules: Rules, workspaceRoot: strin
     return { isError: true, content: `${PERMISSION_DENIED} ${reason}` };
   };
   return {
-    specs: (): readonly ToolSpec[] => set.specs().filter((spec) => offered(spec.name, rules)),
+    specs: derivedSpecs(
+      () => [set.specs()],
+      (specs) => specs.filter((spec) => offered(spec.name, rules)),
+    ),
     isReadOnly: (name) => set.isReadOnly(name),
     async execute(call, signal) {
       let decision;
