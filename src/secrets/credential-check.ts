@@ -63,7 +63,8 @@ export class CredentialCheck {
   /** Why the file at this workspace-relative (or absolute) path is a credentials file by its name, or undefined. */
   byName(relative: string): string | undefined {
     const abs = path.resolve(this.root, relative);
-    const named = this.roots.map((r) => this.files.paths.get(path.resolve(r, relative))).find(Boolean);
+    // Most runs name no credentials file: the lookup is then skipped, as it would find nothing.
+    const named = this.files.paths.size > 0 && this.roots.map((r) => this.files.paths.get(path.resolve(r, relative))).find(Boolean);
     if (named) return `a credentials file ${named}`;
     if (GHA_CREDS.test(path.basename(abs))) return 'a credentials file google-github-actions/auth writes';
     return undefined;
