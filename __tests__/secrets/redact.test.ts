@@ -136,4 +136,25 @@ describe('Redactor: credentials file contents', () => {
     expect(r.holdsSecret(pem)).toBe(true);
     expect(r.holdsSecret('export const add = (a, b) => a + b;')).toBe(false);
   });
+
+  it('holds a secret exactly when redacting would change the text, asked again and again', () => {
+    const r = new Redactor(['subject-token-123456']);
+    const texts = [
+      '',
+      'plain text',
+      'token=subject-token-123456',
+      encodeURIComponent('x subject-token-123456'),
+      Buffer.from('subject-token-123456').toString('base64'),
+      `ghp_${'a'.repeat(36)}`,
+      'AKIA0123456789ABCDEF',
+      'AKIA0123',
+      pem,
+      '-----BEGIN PUBLIC KEY-----\nMIIB\n-----END PUBLIC KEY-----',
+    ];
+    for (let round = 0; round < 2; round++) {
+      for (const text of texts) expect([text, r.holdsSecret(text)]).toEqual([text, r.redact(text) !== text]);
+    }
+    r.add(['added-secret-value']);
+    expect(r.holdsSecret('an added-secret-value here')).toBe(true);
+  });
 });

@@ -63,8 +63,14 @@ function formsOf(secret: string): string[] {
     .flatMap((piece) => [piece, ...base64Forms(piece), ...urlForms(piece)]);
 }
 
+function anyOf(known: RegExp | null): RegExp {
+  return new RegExp([...(known ? [known] : []), ...TOKEN_PATTERNS].map((p) => `(?:${p.source})`).join('|'));
+}
+
 export class Redactor {
   private known: RegExp | null = null;
+  /** Any of the known values or the token patterns, in one expression; not global, so test() keeps no state. */
+  private any = anyOf(null);
   private readonly secrets: string[];
 
   constructor(secrets: string[]) {
@@ -83,11 +89,14 @@ export class Redactor {
     // Longest first, so a form that contains another is masked whole rather than leaving a tail.
     forms.sort((a, b) => b.length - a.length);
     this.known = forms.length > 0 ? new RegExp(forms.map(escapeRegExp).join('|'), 'g') : null;
+    this.any = anyOf(this.known);
   }
 
   /** Whether the text holds a value this redactor would mask (a file holding one is a credentials file). */
   holdsSecret(text: string): boolean {
-    return this.redact(text) !== text;
+    // Tested, not replaced (a file read is asked about whole, and most hold nothing to mask), and
+    // with every pattern in one expression: one pass over the text instead of one per pattern.
+    return this.any.test(text);
   }
 
   redact(text: string): string {
