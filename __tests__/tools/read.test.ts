@@ -25,6 +25,17 @@ function read(input: unknown): Promise<ToolResult> {
 const numbered = (n: number, text: string): string => `${String(n).padStart(6)}\t${text}`;
 
 describe('Read', () => {
+  it('numbers lines past the first ten thousand and past six digits as cat -n does', async () => {
+    const lines = (count: number) => Array.from({ length: count }, (_, i) => `l${i + 1}`).join('\n');
+    // Under a megabyte (read at once), then over it (streamed).
+    await fs.writeFile(path.join(root, 'small.txt'), lines(10_003));
+    await fs.writeFile(path.join(root, 'big.txt'), lines(1_000_003));
+    const near = await read({ file_path: 'small.txt', offset: 9_998, limit: 4 });
+    expect(near.content).toContain([9_998, 9_999, 10_000, 10_001].map((n) => numbered(n, `l${n}`)).join('\n'));
+    const far = await read({ file_path: 'big.txt', offset: 999_999, limit: 5 });
+    expect(far.content).toBe([999_999, 1_000_000, 1_000_001, 1_000_002, 1_000_003].map((n) => numbered(n, `l${n}`)).join('\n'));
+  });
+
   it('numbers lines like cat -n', async () => {
     await fs.writeFile(path.join(root, 'a.txt'), 'one\ntwo\r\nthree\n');
     const result = await read({ file_path: 'a.txt' });

@@ -45,9 +45,24 @@ interface Scan {
   totalLines?: number;
 }
 
+/** `cat -n`'s prefix of a line: its number right-aligned in six columns, then a tab; the first lines' kept, made once. */
+const PREFIXES: string[] = [];
+const KEPT_PREFIXES = 10_000;
+
+function prefix(number: number): string {
+  if (number >= KEPT_PREFIXES) return `${String(number).padStart(6)}\t`;
+  return (PREFIXES[number] ??= `${String(number).padStart(6)}\t`);
+}
+
+const cutMarker = (cut: number): string => (cut > 0 ? ` [... ${cut} more characters on this line]` : '');
+
 function formatLine(line: Line): string {
-  const marker = line.cut > 0 ? ` [... ${line.cut} more characters on this line]` : '';
-  return `${String(line.number).padStart(6)}\t${line.text}${marker}`;
+  return prefix(line.number) + line.text + cutMarker(line.cut);
+}
+
+/** formatLine(line).length, without making the line. */
+function formattedLength(line: Line): number {
+  return prefix(line.number).length + line.text.length + cutMarker(line.cut).length;
 }
 
 /** Cuts text into lines from `start`, at most `count` lines and `budget` characters shown, as the stream below does. */
@@ -65,7 +80,7 @@ function scanText(text: string, start: number, count: number, budget: number): S
       }
       const full = text.charCodeAt(end - 1) === 13 && end > from ? end - from - 1 : end - from;
       const line = { number, text: text.slice(from, from + Math.min(full, MAX_LINE_LENGTH)), cut: Math.max(0, full - MAX_LINE_LENGTH) };
-      const size = formatLine(line).length + 1;
+      const size = formattedLength(line) + 1;
       if (used + size > budget && scan.lines.length > 0) {
         scan.stopped = 'budget';
         return scan;
@@ -93,7 +108,7 @@ async function scanLines(abs: string, start: number, count: number, budget: numb
       const full = whole ? length - 1 : length;
       const shown = text.slice(0, Math.min(full, MAX_LINE_LENGTH));
       const line = { number, text: shown, cut: Math.max(0, full - MAX_LINE_LENGTH) };
-      const size = formatLine(line).length + 1;
+      const size = formattedLength(line) + 1;
       if (used + size > budget && scan.lines.length > 0) scan.stopped = 'budget';
       else scan.lines.push(line);
       used += size;
@@ -212,7 +227,9 @@ export const readTool = defineTool({
       if (scan.totalLines === 0) return `${shown} exists but is empty.`;
       return `${shown} has ${scan.totalLines ?? 'fewer'} lines; offset ${start} is past the end. Use a smaller offset.`;
     }
-    const shownText = scan.lines.map(formatLine).join('\n') + footer(scan, start);
+    let shownText = formatLine(scan.lines[0]!);
+    for (let i = 1; i < scan.lines.length; i++) shownText += '\n' + formatLine(scan.lines[i]!);
+    shownText += footer(scan, start);
     return { text: shownText, hookResponse: readResponse(abs, start, limit) };
   },
 });
