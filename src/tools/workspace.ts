@@ -1,7 +1,7 @@
 import { lstatSync, promises as fs, readlinkSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import picomatch from 'picomatch';
-import { isInside } from '../core/paths.js';
+import { isInside, relativePath } from '../core/paths.js';
 import { locateGitDirs } from '../git/git-dir.js';
 import { ToolError } from './tool-error.js';
 
@@ -164,7 +164,7 @@ export class Workspace {
     }
     if (mode === 'write' && this.isGitPath(asked, real)) throw new ToolError(`Refused: ${filePath} ${GIT_WRITE_REFUSED}`);
     for (const candidate of [real, asked]) {
-      const relative = path.relative(this.root, candidate);
+      const relative = relativePath(this.root, candidate);
       const reason = protectedReason(relative, mode) ?? this.credentials?.byName(relative);
       if (reason) {
         throw new ToolError(
@@ -176,7 +176,7 @@ export class Workspace {
   }
 
   private isGitPath(asked: string, real: string): boolean {
-    if ([asked, real].some((p) => inGitDir(path.relative(this.root, p)))) return true;
+    if ([asked, real].some((p) => inGitDir(relativePath(this.root, p)))) return true;
     return this.gitDirs.some((dir) => isInside(real, dir));
   }
 
@@ -202,7 +202,7 @@ export class Workspace {
 
   /** Path relative to the root for display, '.' for the root itself. */
   relative(abs: string): string {
-    const rel = path.relative(this.root, abs);
+    const rel = relativePath(this.root, abs);
     return rel === '' ? '.' : rel;
   }
 }

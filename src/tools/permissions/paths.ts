@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import picomatch from 'picomatch';
+import { relativePath } from '../../core/paths.js';
 
 /**
  * Path patterns of Read/Edit/Write/Glob/Grep rules, with gitignore's meaning rather than
@@ -101,7 +102,7 @@ export function compilePathPattern(spec: string, home: string, mode: 'allow' | '
 /** Where `p` (absolute, or relative to root) points, lexically. */
 export function locate(p: string, root: string): PathCandidate {
   const absolute = path.resolve(root, p);
-  const rel = path.relative(path.resolve(root), absolute);
+  const rel = relativePath(root, absolute);
   const outside = rel === '..' || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel);
   return { relative: outside ? undefined : rel.split(path.sep).join('/'), absolute };
 }
