@@ -91,6 +91,31 @@ describe('the Anthropic adapter reports tool_use blocks while the answer streams
     expect(cut.reported).toEqual([]);
   });
 
+  it('gives each call its streamed input, escapes and all, and a half-written one as far as it goes', async () => {
+    const odd = 'a "quoted" \\ back\tslash, ü and 🎉\n';
+    const { reported, content } = await streamed(
+      await anthropic([
+        {
+          content: [
+            grep('toolu_odd', odd),
+            { type: 'tool_use', id: 'toolu_empty', name: 'Grep', input: {} },
+            { type: 'tool_use_partial', id: 'toolu_half', name: 'Grep', partialJson: '{"pattern": "ab", "pa' },
+          ],
+        },
+      ]),
+    );
+    expect(reported.map((b) => [b.id, b.input])).toEqual([
+      ['toolu_odd', { pattern: odd }],
+      ['toolu_empty', {}],
+    ]);
+    expect(content).toEqual([
+      { type: 'tool_use', id: 'toolu_odd', name: 'Grep', input: { pattern: odd } },
+      { type: 'tool_use', id: 'toolu_empty', name: 'Grep', input: {} },
+      // The SDK's partial reading of a cut input.
+      { type: 'tool_use', id: 'toolu_half', name: 'Grep', input: { pattern: 'ab' } },
+    ]);
+  });
+
   it('does not report the last block of a paused or refused answer', async () => {
     for (const stop_reason of ['pause_turn', 'refusal'] as const) {
       const { reported } = await streamed(await anthropic([{ content: [grep('toolu_p', 'z')], stop_reason }]));
