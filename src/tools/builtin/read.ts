@@ -30,21 +30,6 @@ const schema = z.object({
     .check(z.describe(`The number of lines to read (default ${DEFAULT_LIMIT}). Only needed for files too long to read at once.`)),
 });
 
-interface Line {
-  number: number;
-  text: string;
-  /** Characters past MAX_LINE_LENGTH that were not shown. */
-  cut: number;
-}
-
-interface Scan {
-  lines: Line[];
-  /** Why reading stopped before the end of the file, if it did. */
-  stopped?: 'limit' | 'budget';
-  /** Lines in the file; known only when the scan reached the end. */
-  totalLines?: number;
-}
-
 /** `cat -n`'s prefix of a line: its number right-aligned in six columns, then a tab; the first lines' kept, made once. */
 const PREFIXES: string[] = [];
 const KEPT_PREFIXES = 10_000;
@@ -54,39 +39,55 @@ function prefix(number: number): string {
   return (PREFIXES[number] ??= `${String(number).padStart(6)}\t`);
 }
 
-const cutMarker = (cut: number): string => (cut > 0 ? ` [... ${cut} more characters on this line]` : '');
+/** The lines shown so far, numbered as they come, within the output budget. */
+class Shown {
+  text = '';
+  count = 0;
+  /** The number of the last line shown. */
+  last = 0;
+  private used = 0;
 
-function formatLine(line: Line): string {
-  return prefix(line.number) + line.text + cutMarker(line.cut);
+  constructor(private readonly budget: number) {}
+
+  /** Adds a line (`cut`: characters past MAX_LINE_LENGTH left out), unless it goes past the budget; the first one always fits. */
+  add(number: number, line: string, cut: number): boolean {
+    const head = prefix(number);
+    const marker = cut > 0 ? ` [... ${cut} more characters on this line]` : '';
+    const size = head.length + line.length + marker.length + 1;
+    if (this.used + size > this.budget && this.count > 0) return false;
+    this.text += (this.count > 0 ? '\n' : '') + head + line + marker;
+    this.count++;
+    this.last = number;
+    this.used += size;
+    return true;
+  }
 }
 
-/** formatLine(line).length, without making the line. */
-function formattedLength(line: Line): number {
-  return prefix(line.number).length + line.text.length + cutMarker(line.cut).length;
+interface Scan {
+  shown: Shown;
+  /** Why reading stopped before the end of the file, if it did. */
+  stopped?: 'limit' | 'budget';
+  /** Lines in the file; known only when the scan reached the end. */
+  totalLines?: number;
 }
 
 /** Cuts text into lines from `start`, at most `count` lines and `budget` characters shown, as the stream below does. */
 function scanText(text: string, start: number, count: number, budget: number): Scan {
-  const scan: Scan = { lines: [] };
-  let used = 0;
+  const scan: Scan = { shown: new Shown(budget) };
   let number = 1;
   for (let from = 0; from < text.length; number++) {
     const newline = text.indexOf('\n', from);
     const end = newline === -1 ? text.length : newline;
     if (number >= start) {
-      if (scan.lines.length >= count) {
+      if (scan.shown.count >= count) {
         scan.stopped = 'limit';
         return scan;
       }
       const full = text.charCodeAt(end - 1) === 13 && end > from ? end - from - 1 : end - from;
-      const line = { number, text: text.slice(from, from + Math.min(full, MAX_LINE_LENGTH)), cut: Math.max(0, full - MAX_LINE_LENGTH) };
-      const size = formattedLength(line) + 1;
-      if (used + size > budget && scan.lines.length > 0) {
+      if (!scan.shown.add(number, text.slice(from, from + Math.min(full, MAX_LINE_LENGTH)), Math.max(0, full - MAX_LINE_LENGTH))) {
         scan.stopped = 'budget';
         return scan;
       }
-      scan.lines.push(line);
-      used += size;
     }
     from = end + 1;
   }
@@ -96,22 +97,17 @@ function scanText(text: string, start: number, count: number, budget: number): S
 
 /** Streams the file, holding at most MAX_LINE_LENGTH characters of any line not yet shown. */
 async function scanLines(abs: string, start: number, count: number, budget: number): Promise<Scan> {
-  const scan: Scan = { lines: [] };
+  const scan: Scan = { shown: new Shown(budget) };
   let number = 1;
   let text = '';
   let length = 0;
-  let used = 0;
   const finish = (): void => {
     if (number >= start) {
       // A CR is only stripped when the whole line is held; a cut line ends in the cut part anyway.
       const whole = text.length === length && text.endsWith('\r');
       const full = whole ? length - 1 : length;
-      const shown = text.slice(0, Math.min(full, MAX_LINE_LENGTH));
-      const line = { number, text: shown, cut: Math.max(0, full - MAX_LINE_LENGTH) };
-      const size = formattedLength(line) + 1;
-      if (used + size > budget && scan.lines.length > 0) scan.stopped = 'budget';
-      else scan.lines.push(line);
-      used += size;
+      if (!scan.shown.add(number, text.slice(0, Math.min(full, MAX_LINE_LENGTH)), Math.max(0, full - MAX_LINE_LENGTH)))
+        scan.stopped = 'budget';
     }
     number += 1;
     text = '';
@@ -123,7 +119,7 @@ async function scanLines(abs: string, start: number, count: number, budget: numb
       const newline = chunk.indexOf('\n', from);
       const end = newline === -1 ? chunk.length : newline;
       if (end === from && newline === -1) break;
-      if (number >= start && scan.lines.length >= count) scan.stopped = 'limit';
+      if (number >= start && scan.shown.count >= count) scan.stopped = 'limit';
       else {
         if (number >= start && text.length <= MAX_LINE_LENGTH) text += chunk.slice(from, Math.min(end, from + MAX_LINE_LENGTH + 1));
         length += end - from;
@@ -191,10 +187,10 @@ function refuseCredentialText(text: string, shown: string, workspace: Workspace)
 }
 
 function footer(scan: Scan, start: number): string {
-  const last = scan.lines[scan.lines.length - 1];
-  if (!scan.stopped || !last) return '';
-  const why = scan.stopped === 'budget' ? 'Output limit reached' : `Showing lines ${start}-${last.number}`;
-  return `\n\n[${why}; the file has more lines. Call Read with offset ${last.number + 1} to continue.]`;
+  const { count, last } = scan.shown;
+  if (!scan.stopped || count === 0) return '';
+  const why = scan.stopped === 'budget' ? 'Output limit reached' : `Showing lines ${start}-${last}`;
+  return `\n\n[${why}; the file has more lines. Call Read with offset ${last + 1} to continue.]`;
 }
 
 export const readTool = defineTool({
@@ -223,13 +219,10 @@ export const readTool = defineTool({
     const start = Math.max(1, input.offset ?? 1);
     const limit = input.limit ?? DEFAULT_LIMIT;
     const scan = head.whole ? scanText(text, start, limit, ctx.outputLimit) : await scanLines(abs, start, limit, ctx.outputLimit);
-    if (scan.lines.length === 0) {
+    if (scan.shown.count === 0) {
       if (scan.totalLines === 0) return `${shown} exists but is empty.`;
       return `${shown} has ${scan.totalLines ?? 'fewer'} lines; offset ${start} is past the end. Use a smaller offset.`;
     }
-    let shownText = formatLine(scan.lines[0]!);
-    for (let i = 1; i < scan.lines.length; i++) shownText += '\n' + formatLine(scan.lines[i]!);
-    shownText += footer(scan, start);
-    return { text: shownText, hookResponse: readResponse(abs, start, limit) };
+    return { text: scan.shown.text + footer(scan, start), hookResponse: readResponse(abs, start, limit) };
   },
 });
