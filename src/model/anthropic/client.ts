@@ -8,7 +8,7 @@ import { classifyError, spendLimitAwareFetch } from './errors.js';
 import { Billing } from '../billing.js';
 import { toMessages, toSystem, toTools } from './request.js';
 import { fromContent, fromStopReason, usageOf } from './response.js';
-import { reportWholeToolUse, StreamedInputs } from './tool-use.js';
+import { reportWholeToolUse } from './tool-use.js';
 import { clientTiming } from '../provider.js';
 
 export interface AnthropicModelOptions {
@@ -89,22 +89,12 @@ export class AnthropicModel implements Model {
       if (event.type === 'message_start') started = this.billing.bill(event.message.model || this.id, usageOf(event.message.usage));
     });
     if (request.onText) stream.on('text', request.onText);
-    // Before the calls are reported, which read the inputs parsed here.
-    const inputs = new StreamedInputs();
-    inputs.follow(stream);
-    if (request.onToolUse) reportWholeToolUse(stream, request.onToolUse, inputs);
+    if (request.onToolUse) reportWholeToolUse(stream, request.onToolUse);
     try {
       const message = await stream.finalMessage();
       const { usage, costUsd } = this.billing.bill(message.model || this.id, usageOf(message.usage));
       const stopReason = message.stop_reason;
-      return {
-        content: fromContent(message.content, (block, i) => inputs.inputOf(block, i)),
-        stop: fromStopReason(stopReason),
-        stopReason,
-        usage,
-        costUsd,
-        model: message.model,
-      };
+      return { content: fromContent(message.content), stop: fromStopReason(stopReason), stopReason, usage, costUsd, model: message.model };
     } catch (error) {
       if (request.signal.aborted) throw new ModelError('the model call was aborted', 'aborted', started);
       const classified = classifyError(error, this.id, this.options.maxRetries, started);

@@ -5,27 +5,21 @@ import type { Usage } from '../../core/usage.js';
 
 /**
  * The blocks the loop keeps. A web search the API ran in the turn stays as its call and its result,
- * sent back as they came; other server tools' blocks (none is asked for) are dropped. A call's
- * input is as `inputOf` gives it (the streamed one, see StreamedInputs).
+ * sent back as they came; other server tools' blocks (none is asked for) are dropped.
  */
-export function fromContent(
-  content: readonly Anthropic.ContentBlock[],
-  inputOf: (block: { input: unknown }, index: number) => unknown = (block) => block.input,
-): Block[] {
-  return content.flatMap((block, index): Block[] => {
+export function fromContent(content: readonly Anthropic.ContentBlock[]): Block[] {
+  return content.flatMap((block): Block[] => {
     switch (block.type) {
       case 'text':
         return [{ type: 'text', text: block.text }];
       case 'tool_use':
-        return [{ type: 'tool_use', id: block.id, name: block.name, input: inputOf(block, index) }];
+        return [{ type: 'tool_use', id: block.id, name: block.name, input: block.input }];
       case 'thinking':
         return [{ type: 'thinking', thinking: block.thinking, signature: block.signature }];
       case 'redacted_thinking':
         return [{ type: 'redacted_thinking', data: block.data }];
       case 'server_tool_use':
-        return block.name === 'web_search'
-          ? [{ type: 'server_tool_use', id: block.id, name: block.name, input: inputOf(block, index) }]
-          : [];
+        return block.name === 'web_search' ? [{ type: 'server_tool_use', id: block.id, name: block.name, input: block.input }] : [];
       case 'web_search_tool_result':
         return [{ type: 'web_search_tool_result', tool_use_id: block.tool_use_id, content: block.content }];
       default:
