@@ -74,4 +74,34 @@ describe('the loop over a scripted in-memory model', () => {
     const last = model.requests[1]!.messages.at(-1)!;
     expect(JSON.stringify(last.content)).toContain('ran Grep');
   });
+
+  it('runs the read-only calls of a turn together, started early or not, and the next write after them all', async () => {
+    for (const reportsToolUse of [false, true]) {
+      const order: string[] = [];
+      let started = 0;
+      let allStarted!: () => void;
+      const three = new Promise<void>((done) => (allStarted = done));
+      const specs = [spec('Read', true), spec('Grep', true), spec('Bash')];
+      const tools: ToolSet = {
+        specs: () => specs,
+        isReadOnly: (name) => name !== 'Bash',
+        async execute(c) {
+          order.push(`start ${c.id}`);
+          // Each read waits until all three are under way: run one after another, they never would.
+          if (c.name !== 'Bash' && ++started === 3) allStarted();
+          if (c.name !== 'Bash') await Promise.race([three, new Promise((done) => setTimeout(done, 1000))]);
+          order.push(`end ${c.id}`);
+          return { content: `ran ${c.id}`, isError: false };
+        },
+      };
+      const block = (id: string, name: string) => ({ type: 'tool_use' as const, id, name, input: {} });
+      const answer = { content: [block('r1', 'Read'), block('r2', 'Read'), block('g3', 'Grep'), block('b4', 'Bash')] };
+      const model = new ScriptedModel([answer, say('ok')], { reportsToolUse });
+      await runLoop(config(model, tools), [{ role: 'user', content: 'go' }]);
+      expect(order.slice(0, 3)).toEqual(['start r1', 'start r2', 'start g3']);
+      expect(order.indexOf('start b4')).toBeGreaterThan(Math.max(...['r1', 'r2', 'g3'].map((id) => order.indexOf(`end ${id}`))));
+      const results = model.requests[1]!.messages.at(-1)!.content as { tool_use_id: string }[];
+      expect(results.map((r) => r.tool_use_id)).toEqual(['r1', 'r2', 'g3', 'b4']);
+    }
+  });
 });

@@ -78,7 +78,9 @@ describe('the agent loop', () => {
     expect(h.server.validationErrors).toEqual([]);
   });
 
-  it('runs the read-only calls of one turn in parallel and keeps results in call order', async () => {
+  // That they run together is held by loop-unit's test, whose calls wait for each other: a Read
+  // may end here before the next block of the answer is even parsed.
+  it('runs the read-only calls of one turn before the write after them and keeps results in call order', async () => {
     h = await harness([
       {
         content: [
@@ -94,8 +96,8 @@ describe('the agent loop', () => {
     await writeFile(join(h.dir, 'b.txt'), 'B\n');
     const order: string[] = [];
     await h.run({ events: { onToolStart: (c) => order.push(`start ${c.id}`), onToolEnd: (c) => order.push(`end ${c.id}`) } });
-    expect(order.slice(0, 3)).toEqual(['start t1', 'start t2', 'start t3']);
-    expect(order.indexOf('start t4')).toBeGreaterThan(order.indexOf('end t3'));
+    expect(order.filter((e) => e.startsWith('start')).slice(0, 3)).toEqual(['start t1', 'start t2', 'start t3']);
+    expect(order.indexOf('start t4')).toBeGreaterThan(Math.max(...['t1', 't2', 't3'].map((id) => order.indexOf(`end ${id}`))));
     const results = lastToolResults(h.server, 1);
     expect(results.map((r) => r.tool_use_id)).toEqual(['t1', 't2', 't3', 't4']);
     expect(results[0]!.content).toMatch(/A/);
