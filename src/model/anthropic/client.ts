@@ -8,7 +8,7 @@ import { classifyError, spendLimitAwareFetch } from './errors.js';
 import { Billing } from '../billing.js';
 import { toMessages, toSystem, toTools } from './request.js';
 import { fromContent, fromStopReason, usageOf } from './response.js';
-import { reportWholeToolUse } from './tool-use.js';
+import { StreamedAnswer } from './tool-use.js';
 import { clientTiming } from '../provider.js';
 
 export interface AnthropicModelOptions {
@@ -71,27 +71,28 @@ export class AnthropicModel implements Model {
     // What message_start reported: a stream that breaks later was still billed for it.
     let started: Billed | null = null;
     let connected = false;
-    const stream = this.client.messages.stream(
-      {
+    const answer = new StreamedAnswer({ onText: request.onText, onToolUse: request.onToolUse });
+    try {
+      const params = {
         model: this.id,
         max_tokens: request.maxTokens,
         system: toSystem(request.system),
         tools: toTools(request.tools, this.options.serverTools !== false),
         messages: toMessages(request.messages),
-      },
-      { signal: request.signal },
-    );
-    stream.on('connect', () => {
+        stream: true as const,
+      };
+      // The raw events, built into the answer here (see StreamedAnswer), not by the SDK's MessageStream.
+      const { data: events } = await this.client.messages.create(params, { signal: request.signal }).withResponse();
       connected = true;
       request.onConnect?.();
-    });
-    stream.on('streamEvent', (event) => {
-      if (event.type === 'message_start') started = this.billing.bill(event.message.model || this.id, usageOf(event.message.usage));
-    });
-    if (request.onText) stream.on('text', request.onText);
-    if (request.onToolUse) reportWholeToolUse(stream, request.onToolUse);
-    try {
-      const message = await stream.finalMessage();
+      for await (const event of events) {
+        answer.add(event);
+        if (event.type === 'message_start') started = this.billing.bill(event.message.model || this.id, usageOf(event.message.usage));
+      }
+      // The SDK ends a stream it aborted quietly.
+      if (request.signal.aborted) throw new ModelError('the model call was aborted', 'aborted', started);
+      const message = answer.message;
+      if (!message || !answer.complete) throw new Error('the stream ended before the answer did');
       const { usage, costUsd } = this.billing.bill(message.model || this.id, usageOf(message.usage));
       const stopReason = message.stop_reason;
       return { content: fromContent(message.content), stop: fromStopReason(stopReason), stopReason, usage, costUsd, model: message.model };
