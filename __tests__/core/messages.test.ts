@@ -1,8 +1,9 @@
-import { mkdtemp, readFile, appendFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { appendFile, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { repairHistory } from '../../src/agent/history.js';
-import { messageRecord, readTranscript, TranscriptWriter } from '../../src/agent/transcript.js';
+import { flushTranscripts, messageRecord, readTranscript, TranscriptWriter } from '../../src/agent/transcript.js';
 import { clearOldToolResults } from '../../src/agent/compaction.js';
 import type { Message as MessageParam } from '../../src/core/messages.js';
 import { toMessages as withCacheBreakpoints } from '../../src/model/anthropic/request.js';
@@ -57,6 +58,51 @@ describe('transcript', () => {
     const { messages } = readTranscript(path);
     expect(messages).toHaveLength(4);
     expect(JSON.stringify(messages)).not.toMatch(/"id":"b"/);
+  });
+
+  it('writes a record given to writeSoon on the next turn, before any later one, and at exit', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'transcript-'));
+    const path = join(dir, 'run.jsonl');
+    const writer = new TranscriptWriter(path);
+    const types = async () =>
+      (await readFile(path, 'utf8'))
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => (JSON.parse(l) as { type: string }).type);
+    writer.writeSoon(messageRecord(user('a')));
+    writer.writeSoon(messageRecord(callTurn('a')));
+    expect(readFileSync(path, 'utf8')).toBe('');
+    await new Promise((done) => setImmediate(done));
+    expect(await types()).toEqual(['user', 'assistant']);
+    writer.writeSoon(messageRecord(resultTurn('a')));
+    writer.write({ type: 'meta', event: 'conclusion', time: 't' });
+    expect(await types()).toEqual(['user', 'assistant', 'user', 'meta']);
+    await new Promise((done) => setImmediate(done));
+    expect(await types()).toEqual(['user', 'assistant', 'user', 'meta']);
+
+    // A process that exits before its next turn still writes what it queued.
+    writer.writeSoon({ type: 'meta', event: 'last', time: 't' });
+    expect(process.listeners('exit')).toContain(flushTranscripts);
+    flushTranscripts();
+    expect(await types()).toEqual(['user', 'assistant', 'user', 'meta', 'meta']);
+    expect(process.listeners('exit')).not.toContain(flushTranscripts);
+
+    // A write that fails on the next turn is kept, and the next write() says so where it is called.
+    const broken = join(dir, 'broken.jsonl');
+    const failing = new TranscriptWriter(broken);
+    await rm(broken);
+    await mkdir(broken);
+    failing.writeSoon(messageRecord(user('kept')));
+    await new Promise((done) => setImmediate(done));
+    expect(() => failing.write({ type: 'meta', event: 'next', time: 't' })).toThrow();
+    await rm(broken, { recursive: true });
+    failing.write({ type: 'meta', event: 'next', time: 't' });
+    expect(
+      (await readFile(broken, 'utf8'))
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => (JSON.parse(l) as { type: string }).type),
+    ).toEqual(['user', 'meta']);
   });
 
   it('tolerates a last line cut by a kill', async () => {

@@ -180,12 +180,19 @@ class Loop {
     this.config.transcript?.write(messageRecord(message, this.meter.steps));
   }
 
-  /** A user turn; when the model's whole reply was dropped, the note joins the previous user turn. */
+  /**
+   * A user turn; when the model's whole reply was dropped, the note joins the previous user turn.
+   * Its record is written as the next request goes out (writeSoon), which need not wait for it.
+   */
   private appendUser(content: Block[]): void {
     const last = this.messages[this.messages.length - 1];
-    if (last?.role !== 'user') return this.append({ role: 'user', content });
-    last.content = [...blocksOf(last), ...content];
-    this.config.transcript?.write(messageRecord({ role: 'user', content }));
+    if (last?.role === 'user') last.content = [...blocksOf(last), ...content];
+    else this.messages.push({ role: 'user', content });
+    // Its own message object: the history's may take more content before the record is written.
+    const record = messageRecord({ role: 'user', content });
+    const { transcript } = this.config;
+    if (transcript?.writeSoon) transcript.writeSoon(record);
+    else transcript?.write(record);
   }
 
   private finish(stop: Stop, result?: string): LoopResult {
