@@ -351,6 +351,23 @@ describe('symlinks', () => {
   });
 });
 
+describe('paths resolved only when a rule can depend on them', () => {
+  it('lets a bare allow rule with no deny rule through without resolving the path, and resolves it once a deny rule names the tool', async () => {
+    const resolved: string[] = [];
+    const realPath = (p: string) => (resolved.push(p), p);
+    const call = { id: 't', name: 'Read', input: { file_path: 'src/a.ts' } };
+    expect(decide(call, await rulesOf('Read'), ROOT, { realPath })).toEqual({ allowed: true });
+    expect(decide(call, await rulesOf('Read', 'Bash'), ROOT, { realPath })).toEqual({ allowed: true });
+    expect(resolved).toEqual([]);
+    expect(decide(call, await rulesOf('Read', 'Read(.env)'), ROOT, { realPath })).toEqual({ allowed: true });
+    expect(decide(call, await rulesOf('Read(src/**)'), ROOT, { realPath })).toEqual({ allowed: true });
+    expect(resolved.length).toBeGreaterThan(0);
+    // What cannot be resolved still matches every deny rule.
+    const unknown = () => undefined;
+    expect(decide(call, await rulesOf('Read', 'Read(.env)'), ROOT, { realPath: unknown })).toMatchObject({ allowed: false });
+  });
+});
+
 describe('offered', () => {
   it('offers a tool an allow rule names, with or without a specifier', async () => {
     const rules = await rulesOf('Bash(npm test:*), Read');

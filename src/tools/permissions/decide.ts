@@ -231,6 +231,9 @@ export function decide(call: ToolCall, rules: Rules, workspaceRoot: string, opti
     const decision = decideBash(call, allows, denies, rules, workspaceRoot);
     return decision.allowed && options.bashUnconfined ? decideBashPaths(call, rules, workspaceRoot) : decision;
   }
+  // No deny rule names the tool (a bare one refused above) and a bare allow rule does: whatever the
+  // call names, it runs, so its path is not resolved (two realpath calls a call) for nothing.
+  if (denies.length === 0 && allows.some((r) => r.specifier === undefined)) return ALLOWED;
   const home = options.home ?? os.homedir();
   const target = isPathTool(tool) ? pathTarget(call, workspaceRoot, options) : keyTarget(call);
   const deny = denies.find((rule) => specifierMatches(rule, target, 'deny', home));
