@@ -2,10 +2,10 @@
 // reaches an allowed host through the proxy and nothing else; what was refused is named in the
 // tracking comment and the job summary; a malformed allowed-domains stops the step at start.
 import { jest } from '@jest/globals';
-import { createServer, type Server } from 'node:http';
 import { commentPayload } from '../../test-support/action-payloads.js';
 import { makeWorld, type World } from '../../test-support/action-world.js';
 import type { ScriptedReply } from '../../test-support/anthropic-server.js';
+import { startLoggingWeb, type LoggingWeb } from '../../test-support/logging-web.js';
 
 jest.setTimeout(90_000);
 
@@ -14,19 +14,15 @@ const text = (t: string): ScriptedReply => ({ content: [{ type: 'text', text: t 
 const alice = { login: 'alice', id: 501 };
 
 let world: World | undefined;
-let web: Server;
+let web: LoggingWeb;
 let port: number;
-const reached: string[] = [];
+let reached: string[];
 
 beforeAll(async () => {
-  web = createServer((req, res) => {
-    reached.push(req.url ?? '');
-    res.end(`hello ${req.url}`);
-  });
-  await new Promise<void>((done) => web.listen(0, '0.0.0.0', done));
-  port = (web.address() as { port: number }).port;
+  web = await startLoggingWeb();
+  ({ port, reached } = web);
 });
-afterAll(() => new Promise((done) => web.close(done)));
+afterAll(() => web.close());
 afterEach(async () => {
   await world?.close();
   world = undefined;

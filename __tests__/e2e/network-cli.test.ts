@@ -4,28 +4,24 @@
 // 127.0.0.2 (the same server) is not.
 import { jest } from '@jest/globals';
 import { readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { startAnthropicServer, type AnthropicServer } from '../../test-support/anthropic-server.js';
 import { childEnv, cleanHome, makeRepo, runCli } from '../../test-support/cli-process.js';
+import { startLoggingWeb, type LoggingWeb } from '../../test-support/logging-web.js';
 
 jest.setTimeout(60_000);
 
 const KEY = 'sk-ant-canary-network-8080';
 let model: AnthropicServer | undefined;
-let web: Server;
+let web: LoggingWeb;
 let port: number;
-const reached: string[] = [];
+let reached: string[];
 
 beforeAll(async () => {
-  web = createServer((req, res) => {
-    reached.push(req.url ?? '');
-    res.end(`hello ${req.url}`);
-  });
-  await new Promise<void>((done) => web.listen(0, '0.0.0.0', done));
-  port = (web.address() as { port: number }).port;
+  web = await startLoggingWeb();
+  ({ port, reached } = web);
 });
-afterAll(() => new Promise((done) => web.close(done)));
+afterAll(() => web.close());
 afterEach(async () => {
   await model?.close();
   model = undefined;

@@ -4,25 +4,21 @@
 // allowed, 127.0.0.2 (the same server) is not.
 import { execFile } from 'node:child_process';
 import { promises as fs } from 'node:fs';
-import { createServer, type Server } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { prepareSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { toolEnvironment } from '../../src/tools/env.js';
+import { startLoggingWeb, type LoggingWeb } from '../../test-support/logging-web.js';
 
-let server: Server;
+let web: LoggingWeb;
 let port: number;
-const reached: string[] = [];
+let reached: string[];
 let sandbox: Sandbox | undefined;
 let workspace: string;
 
 beforeAll(async () => {
-  server = createServer((req, res) => {
-    reached.push(req.url ?? '');
-    res.end(`hello ${req.url}`);
-  });
-  await new Promise<void>((done) => server.listen(0, '0.0.0.0', done));
-  port = (server.address() as { port: number }).port;
+  web = await startLoggingWeb();
+  ({ port, reached } = web);
   workspace = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'allowlist-')));
   try {
     sandbox = await prepareSandbox({
@@ -39,7 +35,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await sandbox?.dispose();
-  await new Promise((done) => server.close(done));
+  await web.close();
 });
 
 /** A bash command in the sandbox: its stdout and exit status. */
