@@ -1,15 +1,14 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { inheritedEnv, safeGit, type Git } from './safe.js';
+import { resolve } from 'node:path';
+import { inheritedEnv, safeGit, type Git, type RunGit } from './safe.js';
 import { locateGitDirs, pinnedEnv, type GitDirs } from './git-dir.js';
 import type { GitDirGuard } from './guard.js';
 import { RefStore } from './ref-store.js';
 import { cleanIdentity, identityFor, type Identity } from './names.js';
 import { withTrailers } from './commit-message.js';
-import { cutAtLine, DIFF, DIFF_STAT, nulList } from './diff-text.js';
-import { copyIndex } from './index-copy.js';
+import { cutAtLine, nulList } from './diff-text.js';
 import { parseRawDiff, readBlobs, type TreeChange } from './objects.js';
+import { isValidBranchName, remoteBranchExists, requireBranchName, uniqueBranchName } from './branches.js';
+import { addChanges, changedFiles, unstage, workTreeDiff, workTreeDiffAndStat } from './work-tree.js';
 
 export { BOT_IDENTITY, slugify, type Identity } from './names.js';
 
@@ -24,9 +23,6 @@ export interface CommitOptions {
 }
 
 const WORKFLOWS_DIR = '.github/workflows/';
-
-/** Letters, digits and `._-/+#,=`: valid refs may hold `$(id)` or quotes, which a branch we push never needs. */
-const BRANCH_CHARS = /^[\p{L}\p{N}._\-/+#,=]+$/u;
 
 export interface RepoOptions {
   env?: Record<string, string>;
@@ -62,22 +58,14 @@ export class Repo {
     return guard ? { raw: async (args) => (await guard.enforce(), git.raw(args)) } : git;
   }
 
-  private raw(args: string[], extraEnv?: Record<string, string>): Promise<string> {
-    return this.git(extraEnv).raw(args);
+  private readonly raw: RunGit = (args, extraEnv) => this.git(extraEnv).raw(args);
+
+  isValidBranchName(name: string): Promise<boolean> {
+    return isValidBranchName(this.raw, name);
   }
 
-  async isValidBranchName(name: string): Promise<boolean> {
-    if (name.startsWith('-') || !BRANCH_CHARS.test(name)) return false;
-    try {
-      // --branch also expands `@{-1}` and friends; only a name that comes back unchanged is literal.
-      return (await this.raw(['check-ref-format', '--branch', name])).trim() === name;
-    } catch {
-      return false;
-    }
-  }
-
-  private async requireBranchName(name: string): Promise<void> {
-    if (!(await this.isValidBranchName(name))) throw new Error(`Refusing invalid branch name: ${JSON.stringify(name)}`);
+  private requireBranchName(name: string): Promise<void> {
+    return requireBranchName(this.raw, name);
   }
 
   /** The checked-out branch, or '' when HEAD is detached. */
@@ -152,25 +140,8 @@ export class Repo {
     await this.raw(['config', '--add', 'remote.origin.fetch', refspec]);
   }
 
-  private async remoteBranches(): Promise<Set<string>> {
-    const out = await this.raw(['ls-remote', '--heads', 'origin']);
-    const names = new Set<string>();
-    for (const line of out.split('\n')) {
-      const ref = line.split('\t')[1];
-      if (ref?.startsWith('refs/heads/')) names.add(ref.slice('refs/heads/'.length));
-    }
-    return names;
-  }
-
-  private async localBranches(): Promise<Set<string>> {
-    const out = await this.raw(['for-each-ref', '--format=%(refname:lstrip=2)', 'refs/heads/']);
-    return new Set(out.split('\n').filter((line) => line.length > 0));
-  }
-
-  async remoteBranchExists(branch: string): Promise<boolean> {
-    await this.requireBranchName(branch);
-    // A pattern argument would match by suffix (`x` finds `a/x`), so compare exact names.
-    return (await this.remoteBranches()).has(branch);
+  remoteBranchExists(branch: string): Promise<boolean> {
+    return remoteBranchExists(this.raw, branch);
   }
 
   async createBranch(name: string): Promise<void> {
@@ -178,97 +149,26 @@ export class Repo {
     await this.raw(['switch', '--create', name]);
   }
 
-  async uniqueBranchName(base: string): Promise<string> {
-    await this.requireBranchName(base);
-    const [remote, local] = await Promise.all([this.remoteBranches(), this.localBranches()]);
-    const taken = (name: string) => remote.has(name) || local.has(name);
-    let candidate = base;
-    for (let n = 2; taken(candidate); n += 1) candidate = `${base}-${n}`;
-    return candidate;
+  uniqueBranchName(base: string): Promise<string> {
+    return uniqueBranchName(this.raw, base);
   }
 
-  async changedFiles(): Promise<string[]> {
-    const [tracked, untracked] = await Promise.all([
-      this.raw(['diff', '--name-only', '-z', '--no-renames', 'HEAD', '--']),
-      this.raw(['ls-files', '--others', '--exclude-standard', '-z', '--']),
-    ]);
-    return [...new Set([...nulList(tracked), ...nulList(untracked)])].sort();
+  changedFiles(): Promise<string[]> {
+    return changedFiles(this.raw);
   }
 
-  /**
-   * Stages the work tree's changes: those of `paths` (from changedFiles) when the caller knows
-   * them, so a 30,000-file tree is not walked again, else everything. The paths go through a file
-   * of literal, NUL-separated pathspecs: no argument-length limit, and a file named `*` is itself.
-   */
-  private async addChanges(paths: readonly string[] | undefined, env?: Record<string, string>): Promise<void> {
-    if (paths === undefined) {
-      await this.raw(['add', '--all', '--', '.'], env);
-      return;
-    }
-    if (paths.length === 0) return;
-    const dir = await mkdtemp(join(tmpdir(), 'agent-paths-'));
-    try {
-      const list = join(dir, 'pathspecs');
-      await writeFile(list, paths.join('\0') + '\0');
-      await this.raw(['--literal-pathspecs', 'add', '--all', `--pathspec-from-file=${list}`, '--pathspec-file-nul'], env);
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
+  diff(opts: { maxChars?: number; exclude?: readonly string[] } = {}): Promise<string> {
+    return workTreeDiff(this.raw, this.dir, opts);
   }
 
-  /**
-   * Runs `fn` against a copy of the index with the work-tree changes (of `paths` when known)
-   * staged but `exclude`, so untracked files show up in diffs while the real index stays as the
-   * caller left it.
-   */
-  private async withWorkTreeIndex<T>(
-    fn: (env: Record<string, string>) => Promise<T>,
-    exclude: readonly string[] = [],
-    paths?: readonly string[],
-  ): Promise<T> {
-    const tmp = await mkdtemp(join(tmpdir(), 'agent-index-'));
-    const env = { GIT_INDEX_FILE: join(tmp, 'index') };
-    try {
-      const realIndex = resolve(this.dir, (await this.raw(['rev-parse', '--git-path', 'index'])).trim());
-      // Starting from the real index keeps its stat cache, so unchanged files are not re-hashed.
-      await copyIndex(realIndex, env.GIT_INDEX_FILE);
-      await this.addChanges(paths, env);
-      await this.unstage(exclude, env);
-      return await fn(env);
-    } finally {
-      await rm(tmp, { recursive: true, force: true });
-    }
-  }
-
-  async diff(opts: { maxChars?: number; exclude?: readonly string[] } = {}): Promise<string> {
-    const text = await this.withWorkTreeIndex((env) => this.raw(DIFF, env), opts.exclude);
-    return opts.maxChars === undefined ? text : cutAtLine(text, opts.maxChars);
-  }
-
-  /**
-   * The diff and its stat, from one staged copy of the index; `exclude` (credentials files) is not
-   * in either; `paths` are the changed files when the caller has them (see changedFiles).
-   */
-  async diffAndStat(opts: { exclude?: readonly string[]; paths?: readonly string[] } = {}): Promise<{ diff: string; stat: string }> {
-    return this.withWorkTreeIndex(
-      async (env) => {
-        const [diff, stat] = await Promise.all([this.raw(DIFF, env), this.raw(DIFF_STAT, env)]);
-        return { diff, stat };
-      },
-      opts.exclude,
-      opts.paths,
-    );
-  }
-
-  private async unstage(paths: readonly string[], env?: Record<string, string>): Promise<void> {
-    if (paths.length === 0) return;
-    // Literal pathspecs: a file named `*` or `:(glob)x` must not widen what is left out.
-    await this.raw(['--literal-pathspecs', 'reset', '--quiet', 'HEAD', '--', ...paths], env);
+  /** The diff and its stat, from one staged copy of the index (see workTreeDiffAndStat). */
+  diffAndStat(opts: { exclude?: readonly string[]; paths?: readonly string[] } = {}): Promise<{ diff: string; stat: string }> {
+    return workTreeDiffAndStat(this.raw, this.dir, opts);
   }
 
   async commitAll(message: string, opts: CommitOptions): Promise<string | null> {
-    await this.addChanges(opts.paths);
-    await this.unstage(opts.exclude ?? []);
+    await addChanges(this.raw, opts.paths);
+    await unstage(this.raw, opts.exclude ?? []);
     const staged = await this.raw(['diff', '--cached', '--name-only', '-z', 'HEAD', '--']);
     if (nulList(staged).length === 0) return null;
     const { env, args } = identityFor(opts.committer, opts.author);

@@ -65,6 +65,9 @@ export interface Git {
   raw(args: readonly string[]): Promise<string>;
 }
 
+/** One git command of a repository handle, with variables of its own (an index file, an identity) when given. */
+export type RunGit = (args: readonly string[], env?: Record<string, string>) => Promise<string>;
+
 /**
  * git in `dir` with the safe settings above and exactly `env` (every GIT_* key in it put there by
  * the action) plus the isolation variables. Any non-zero exit is a failure, even a silent one;
