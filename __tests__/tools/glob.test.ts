@@ -133,3 +133,82 @@ describe('Glob in a git repository and outside one', () => {
     }
   });
 });
+
+describe("Glob over git's list, read in place", () => {
+  const commit = (cwd: string, ...args: string[]) =>
+    execFileSync('git', ['-c', 'user.name=Dev', '-c', 'user.email=dev@example.com', ...args], { cwd, stdio: 'pipe' });
+
+  it('shows what picomatch matches in what git lists, for patterns the ending alone decides and others', async () => {
+    const names = [
+      '.ts',
+      'a/.ts',
+      'x.ts/y.ts',
+      'x.ts/y.js',
+      'weird #1.ts',
+      '.dot/.hidden.ts',
+      'ü/ñ.ts',
+      'a b/c.test.ts',
+      'lib/[x].ts',
+      'back\\slash.ts',
+      'notes.md',
+      'deep/er/still/z.md',
+      'z.tsx',
+    ];
+    await put(Object.fromEntries(names.map((n) => [n, 'x\n'])));
+    execFileSync('git', ['init', '-q'], { cwd: root });
+    commit(root, 'add', '.ts', 'a', 'x.ts', '.dot', 'lib', 'notes.md');
+    commit(root, 'commit', '-qm', 'some tracked, some not');
+    const listed = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: root, encoding: 'utf8' })
+      .split('\0')
+      .filter(Boolean);
+    const { default: picomatch } = await import('picomatch');
+    for (const pattern of ['**/*.ts', '**/*.{ts,md}', '**/*.test.ts', '**/*s', '**/*.tsx', 'x.ts/*', '**/.*', '*.ts', '**/[ab]*/*']) {
+      const expected = listed.filter((p) => picomatch.makeRe(pattern, { dot: true }).test(p)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+      const result = await glob({ pattern });
+      expect({ pattern, shown: result.content.startsWith('No files match') ? [] : result.content.split('\n') }).toEqual({
+        pattern,
+        shown: expected,
+      });
+    }
+  });
+
+  it('merges untracked and tracked files into one sorted list, and counts the rest past the cap', async () => {
+    await put(Object.fromEntries(Array.from({ length: 150 }, (_, i) => [`t/f${String(i * 2).padStart(3, '0')}.txt`, ''])));
+    execFileSync('git', ['init', '-q'], { cwd: root });
+    commit(root, 'add', 't');
+    commit(root, 'commit', '-qm', 'even');
+    // Untracked files with odd numbers sit between the tracked ones.
+    await put(Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`t/f${String(i * 2 + 1).padStart(3, '0')}.txt`, ''])));
+    const lines = (await glob({ pattern: 't/*.txt' })).content.split('\n');
+    expect(lines.slice(0, 4)).toEqual(['t/f000.txt', 't/f001.txt', 't/f002.txt', 't/f003.txt']);
+    // f000-f039 all 40, then the even ones from f040 to f158.
+    expect(lines[99]).toBe('t/f158.txt');
+    expect(lines[100]).toContain('70 more files not shown');
+  });
+
+  it('lists a file left unmerged by a conflict once', async () => {
+    execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: root });
+    await put({ 'conflict.ts': 'base\n' });
+    commit(root, 'add', 'conflict.ts');
+    commit(root, 'commit', '-qm', 'base');
+    commit(root, 'checkout', '-qb', 'other');
+    await put({ 'conflict.ts': 'other\n' });
+    commit(root, 'commit', '-qam', 'other');
+    commit(root, 'checkout', '-q', 'main');
+    await put({ 'conflict.ts': 'main\n' });
+    commit(root, 'commit', '-qam', 'main');
+    expect(() => commit(root, 'merge', '-q', 'other')).toThrow();
+    expect(execFileSync('git', ['ls-files', '--stage', 'conflict.ts'], { cwd: root, encoding: 'utf8' }).trim().split('\n')).toHaveLength(3);
+    expect((await glob({ pattern: '**/conflict.ts' })).content).toBe('conflict.ts');
+  });
+
+  it("keeps its pathspecs' meaning when the settings' env sets GIT_LITERAL_PATHSPECS or GIT_ICASE_PATHSPECS", async () => {
+    execFileSync('git', ['init', '-q'], { cwd: root });
+    await put({ '.gitignore': 'dist/\nnode_modules/\n', 'src/UPPER.TS': '' });
+    const before = await glob({ pattern: '**/*.ts' });
+    expect(before.content).toBe('src/a.ts\nsrc/b.ts\nsrc/deep/c.ts');
+    ctx = { ...ctx, env: { ...ctx.env, GIT_LITERAL_PATHSPECS: '1', GIT_ICASE_PATHSPECS: '1' } };
+    expect(await glob({ pattern: '**/*.ts' })).toEqual(before);
+    expect((await glob({ pattern: 'src/deep/*.ts' })).content).toBe('src/deep/c.ts');
+  });
+});

@@ -25,6 +25,13 @@ function numericCode(error: Error & { code?: unknown }): number {
 }
 
 /**
+ * Pathspecs mean what the tools write in them (`:(literal)dir`, `:(glob)**\/x`, `*.ts`) whatever
+ * the settings' env holds: a GIT_LITERAL_PATHSPECS=1 there would otherwise turn every pattern into
+ * a file name no tree has.
+ */
+const PATHSPEC_DEFAULTS = { GIT_LITERAL_PATHSPECS: '0', GIT_GLOB_PATHSPECS: '0', GIT_NOGLOB_PATHSPECS: '0', GIT_ICASE_PATHSPECS: '0' };
+
+/**
  * Runs git with argv (never a shell); a non-zero exit is a result, not an exception. It runs in
  * the action's process, outside any sandbox, so it gets the same settings as the action's own git:
  * no hook, fsmonitor or other program the work tree could name.
@@ -32,7 +39,8 @@ function numericCode(error: Error & { code?: unknown }): number {
 export function runGit(args: string[], options: GitOptions): Promise<GitResult> {
   const { cwd, env, signal, maxBuffer = 64 * 1024 * 1024 } = options;
   return new Promise((resolve, reject) => {
-    execFile('git', [...SAFE_CONFIG, ...args], { cwd, env, signal, maxBuffer, encoding: 'utf8' }, (error, stdout, stderr) => {
+    const options = { cwd, env: { ...env, ...PATHSPEC_DEFAULTS }, signal, maxBuffer, encoding: 'utf8' } as const;
+    execFile('git', [...SAFE_CONFIG, ...args], options, (error, stdout, stderr) => {
       if (!error) return resolve({ code: 0, stdout, stderr, truncated: false });
       if (error.name === 'AbortError') return reject(new ToolError('Cancelled.'));
       const truncated = 'code' in error && error.code === 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER';
@@ -59,6 +67,14 @@ function splitNul(text: string): string[] {
   return entries;
 }
 
+/** What `git ls-files -z` lists under base (tracked, and untracked but not ignored), as git wrote it. */
+async function gitListing(base: string, env: Record<string, string>, signal: AbortSignal, pathspecs: string[]): Promise<string> {
+  const only = pathspecs.length > 0 ? ['--', ...pathspecs] : [];
+  const listed = await runGit(['ls-files', '-z', '--cached', '--others', '--exclude-standard', ...only], { cwd: base, env, signal });
+  if (listed.code !== 0) throw new ToolError(`git ls-files failed: ${listed.stderr.trim()}`);
+  return listed.stdout;
+}
+
 async function gitFiles(
   base: string,
   env: Record<string, string>,
@@ -69,15 +85,14 @@ async function gitFiles(
   const options = { cwd: base, env, signal };
   const only = pathspecs.length > 0 ? ['--', ...pathspecs] : [];
   const [listed, deleted] = await Promise.all([
-    runGit(['ls-files', '-z', '--cached', '--others', '--exclude-standard', ...only], options),
+    gitListing(base, env, signal, pathspecs),
     // Deleted but unstaged files are still in the index; `--deleted` finds them with a stat per
     // indexed file, which a caller that checks only what it shows can skip.
     keepDeleted
       ? Promise.resolve({ code: 0, stdout: '', stderr: '', truncated: false })
       : runGit(['ls-files', '-z', '--deleted', ...only], options),
   ]);
-  if (listed.code !== 0) throw new ToolError(`git ls-files failed: ${listed.stderr.trim()}`);
-  const files = splitNul(listed.stdout);
+  const files = splitNul(listed);
   if (keepDeleted) return files;
   const gone = new Set(splitNul(deleted.stdout));
   return [...new Set(files)].filter((file) => !gone.has(file));
@@ -135,6 +150,26 @@ export async function listCandidates(
     return { files: listed, matched: (options.pathspecs ?? []).length > 0 };
   }
   return { files: await walkFiles(base), matched: false };
+}
+
+/**
+ * As listCandidates with keepDeleted, as git's `ls-files -z -t` writes it: one string of entries,
+ * each a status tag (`?` for an untracked file), a space, the path and a NUL. Without git the
+ * walked files come in the same form, sorted. For a caller that scans the list in place (PathList).
+ */
+export async function listTaggedCandidates(
+  base: string,
+  env: Record<string, string>,
+  signal: AbortSignal,
+  pathspecs: string[],
+): Promise<string> {
+  const only = pathspecs.length > 0 ? ['--', ...pathspecs] : [];
+  const listed = await runGit(['ls-files', '-z', '-t', '--cached', '--others', '--exclude-standard', ...only], { cwd: base, env, signal });
+  if (listed.code === 0 && (listed.stdout.length > 0 || (await searchWithGit(base, env, signal)))) return listed.stdout;
+  return (await walkFiles(base))
+    .sort(comparePaths)
+    .map((file) => `? ${file}\0`)
+    .join('');
 }
 
 /** Code-unit order: the same on every machine, unlike localeCompare. */

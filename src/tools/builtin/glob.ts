@@ -2,9 +2,10 @@ import { lstatSync } from 'node:fs';
 import path from 'node:path';
 import picomatch from 'picomatch';
 import * as z from '../../core/schema.js';
-import { comparePaths, listCandidates, requireDirectory } from './files.js';
+import { listTaggedCandidates, requireDirectory } from './files.js';
 import { expandBraces } from './grep-git.js';
 import { hiddenNote } from './hidden-note.js';
+import { PathList } from './path-list.js';
 import { defineTool, ToolError } from '../tool.js';
 
 const MAX_RESULTS = 100;
@@ -42,51 +43,39 @@ function literalDirectory(pattern: string): string {
   return (firstGlob === -1 ? dirs : dirs.slice(0, firstGlob)).join('/');
 }
 
-/**
- * What git is asked to list: the pattern's literal directories, so its walk for untracked files
- * stays inside them; the whole tree when a pattern starts with a glob. git's own glob pathspecs
- * match more slowly than one compiled regular expression over its list, so the glob is matched here.
- */
-function pathspecsFor(pattern: string): string[] {
-  // Extglobs (`+(a|b)`, `!(x)`) may hold a '/' of their own: those list everything.
-  if (/[!@+*?]\(/.test(pattern)) return [];
-  const dirs = expandBraces(pattern).map(literalDirectory);
-  return dirs.includes('') ? [] : [...new Set(dirs)].map((dir) => `:(literal)${dir}`);
+/** A literal without glob syntax or '/': `.ts`, `.test.ts`. */
+const LITERAL = /^[^*?[\]{}()!+@\\/]+$/;
+
+interface GlobPlan {
+  /** What git is asked to list. */
+  pathspecs: string[];
+  /** The literal endings every match has, when each alternative ends in `*` and a literal. */
+  endings?: string[];
+  /** The full expression, unless the endings alone decide. */
+  matcher?: RegExp;
 }
 
 /**
- * The literal ending every match must have (`.ts` of `**\/*.ts`), when each alternative of the
- * pattern ends in `*` and a literal: a cheap test that spares the full expression most paths.
+ * How a pattern is matched over git's list. Where every alternative is `**\/*` and a literal, the
+ * ending alone decides (git lists no '.' or '..' segment and no trailing '/', the two things the
+ * expression would also look at), and git is asked for `*<ending>` pathspecs: its `*` crosses
+ * directories, and one leading `*` it compares as a suffix, faster than listing everything.
+ * Otherwise git lists the pattern's literal directories (its walk for untracked files stays in
+ * them), or the whole tree when a pattern starts with a glob, and one compiled expression decides:
+ * git's `:(glob)` pathspecs match more slowly than that.
  */
-function literalEndings(pattern: string): string[] | undefined {
-  if (/[!@+*?]\(/.test(pattern)) return undefined;
+function planFor(pattern: string): GlobPlan {
+  // Extglobs (`+(a|b)`, `!(x)`) may hold a '/' of their own and end in a literal that means more.
+  if (/[!@+*?]\(/.test(pattern)) return { pathspecs: [], matcher: picomatch.makeRe(pattern, { dot: true }) };
   const alternatives = expandBraces(pattern);
-  const endings = alternatives.flatMap((p) => /\*([^*?[\]{}()!+@\\/]+)$/.exec(p)?.[1] ?? []);
-  return endings.length === alternatives.length ? [...new Set(endings)] : undefined;
-}
-
-/** The paths that match, with the literal ending tested first where there is one. */
-function matchingPaths(files: readonly string[], pattern: string): string[] {
-  // git's paths carry no './' to strip, so the compiled expression alone decides (as picomatch's matcher would).
-  const matcher = picomatch.makeRe(pattern, { dot: true });
-  const endings = literalEndings(pattern);
-  if (!endings) return files.filter((file) => matcher.test(file));
-  const [only] = endings;
-  if (endings.length === 1) return files.filter((file) => file.endsWith(only!) && matcher.test(file));
-  return files.filter((file) => endings.some((e) => file.endsWith(e)) && matcher.test(file));
-}
-
-/** Sorted, each path once: git lists the index in order, then the untracked files in order, so a check usually suffices. */
-function sortedUnique(paths: string[]): string[] {
-  let sorted = true;
-  let repeated = false;
-  for (let i = 1; i < paths.length && sorted; i++) {
-    const order = comparePaths(paths[i - 1]!, paths[i]!);
-    if (order > 0) sorted = false;
-    else if (order === 0) repeated = true;
+  const tails = alternatives.map((p) => /\*([^*?[\]{}()!+@\\/]+)$/.exec(p)?.[1]);
+  const endings = tails.every((tail) => tail !== undefined) ? [...new Set(tails)] : undefined;
+  if (endings && alternatives.every((p) => p.startsWith('**/*') && LITERAL.test(p.slice(4)))) {
+    return { pathspecs: endings.map((ending) => `*${ending}`), endings };
   }
-  const inOrder = sorted ? paths : paths.sort(comparePaths);
-  return sorted && !repeated ? inOrder : inOrder.filter((file, i, all) => i === 0 || all[i - 1] !== file);
+  const dirs = alternatives.map(literalDirectory);
+  const pathspecs = dirs.includes('') ? [] : [...new Set(dirs)].map((dir) => `:(literal)${dir}`);
+  return { pathspecs, endings, matcher: picomatch.makeRe(pattern, { dot: true }) };
 }
 
 function noMatches(pattern: string, shown: string): string {
@@ -111,22 +100,28 @@ export const globTool = defineTool({
     await requireDirectory(base, shown);
     const pattern = relativePattern(input.pattern, base);
     const prefix = shown === '.' ? '' : `${shown}/`;
-    const found = await listCandidates(base, ctx.env, ctx.signal, { pathspecs: pathspecsFor(pattern), keepDeleted: true });
-    const unique = sortedUnique(matchingPaths(found.files, pattern));
+    const plan = planFor(pattern);
+    const listing = await listTaggedCandidates(base, ctx.env, ctx.signal, plan.pathspecs);
+    const matcher = plan.matcher;
+    const found = PathList.matching(listing, plan.endings, matcher && ((file) => matcher.test(file)));
+    // Only what is shown becomes a string, and with deny rules what they are checked against.
     const hidden = ctx.hidden;
-    const candidates = hidden ? unique.filter((file) => !hidden(prefix + file)) : unique;
-    const skipped = hiddenNote(unique.length - candidates.length);
-    // Files deleted but still in git's index are dropped here, with a stat of only what is shown.
     const shownFiles: string[] = [];
+    let hiddenCount = 0;
     let gone = 0;
-    for (const file of candidates) {
-      if (shownFiles.length >= MAX_RESULTS) break;
-      if (exists(path.join(base, file))) shownFiles.push(prefix + file);
+    found.forEachInOrder((file) => {
+      if (hidden?.(prefix + file)) hiddenCount++;
+      // Once the list is full, only deny rules need the rest of the paths, to count what they hide.
+      else if (shownFiles.length === MAX_RESULTS) return hidden !== undefined;
+      // Files deleted but still in git's index are dropped here, with a stat of only what is shown.
+      else if (exists(path.join(base, file))) shownFiles.push(prefix + file);
       else gone++;
-    }
+      return true;
+    });
+    const skipped = hiddenNote(hiddenCount);
     if (shownFiles.length === 0) return noMatches(pattern, shown) + skipped;
     const listed = shownFiles.join('\n');
-    const more = candidates.length - shownFiles.length - gone;
+    const more = found.length - hiddenCount - shownFiles.length - gone;
     if (more <= 0) return listed + skipped;
     return `${listed}\n[${more} more files not shown. Narrow the pattern or give a path to see them.]${skipped}`;
   },
