@@ -74,10 +74,12 @@ try {
   if (want('search')) {
     const s = await searchSpeed();
     console.log(
-      `\n# Grep and Glob on a git tree of ${s.files} files, ${s.ignored} of them in an ignored node_modules (medians of ${s.runs})`,
+      `\n# Grep and Glob on a git tree of ${s.files} files, ${s.ignored} of them in an ignored node_modules (medians of ${s.runs}, after ${s.warmUp} uncounted pairs)`,
     );
     console.log(row('git ls-files (baseline)', fmt(s.lsFiles), '1.00x'));
     console.log(row('Glob "**/*.ts"', fmt(s.glob), `${(s.glob / s.lsFiles).toFixed(2)}x`));
+    console.log(row('git ls-files (baseline, again)', fmt(s.lsFilesAgain), '1.00x'));
+    console.log(row('Glob "pkg1*/**/file1*.{ts,js}"', fmt(s.globDirs), `${(s.globDirs / s.lsFilesAgain).toFixed(2)}x`));
     console.log(row('git grep (baseline)', fmt(s.gitGrep), '1.00x'));
     console.log(row('Grep "needle_\\d+" files_with_matches', fmt(s.grep), `${(s.grep / s.gitGrep).toFixed(2)}x`));
     console.log(row('files found by git grep / by Grep (node_modules left out by both)', `${s.found.gitGrep} / ${s.found.grep}`));
