@@ -8,7 +8,8 @@ import { UsageMeter } from './meter.js';
 import { CONTEXT_CLEARED, droppedCall, OUTPUT_LIMIT } from './notes.js';
 import { FailureStreak } from './stuck.js';
 import { backoffMs, defaultSleep, withDeadline } from './timing.js';
-import { messageRecord, now } from './transcript.js';
+import { now } from './transcript.js';
+import { appendAssistant, appendUser } from './turns.js';
 import { TurnCalls } from './turn-calls.js';
 
 export type { LoopConfig, LoopEvents, LoopResult } from './config.js';
@@ -137,7 +138,7 @@ class Loop {
     if (!verdict) return { stop: { conclusion: 'success', reason: '' }, result: text };
     if (typeof verdict !== 'string') return { stop: verdict, result: text };
     this.held++;
-    this.appendUser([{ type: 'text', text: verdict }]);
+    appendUser(this.messages, [{ type: 'text', text: verdict }], this.config.transcript);
     return 'next';
   }
 
@@ -149,7 +150,7 @@ class Loop {
     const text = textOf(blocks);
     if (text) this.latestText = text;
     if (continuing && this.messages[this.messages.length - 1]?.role === 'assistant') blocks.unshift(...blocksOf(this.messages.pop()!));
-    if (blocks.length > 0) this.append({ role: 'assistant', content: blocks });
+    if (blocks.length > 0) appendAssistant(this.messages, { role: 'assistant', content: blocks }, this.config.transcript, this.meter.steps);
 
     if (turn.stop === 'pause') return 'continue-turn';
     if (turn.stop === 'refusal') return { stop: { conclusion: 'refusal', reason: 'the model declined the task' } };
@@ -165,7 +166,7 @@ class Loop {
     } else if (cut) {
       results.push({ type: 'text', text: dropped ? droppedCall(dropped.name) : OUTPUT_LIMIT });
     }
-    this.appendUser(results);
+    appendUser(this.messages, results, this.config.transcript);
     if (this.streak.stuck) {
       const { tool, count, error } = this.streak;
       const reason = `stuck: the same ${tool} call failed the same way ${count} times in a row (${error})`;
@@ -173,26 +174,6 @@ class Loop {
     }
     if (this.config.signal.aborted) return { stop: CANCELLED };
     return signal.aborted ? { stop: this.check(signal) ?? TIMEOUT } : 'next';
-  }
-
-  private append(message: Message): void {
-    this.messages.push(message);
-    this.config.transcript?.write(messageRecord(message, this.meter.steps));
-  }
-
-  /**
-   * A user turn; when the model's whole reply was dropped, the note joins the previous user turn.
-   * Its record is written as the next request goes out (writeSoon), which need not wait for it.
-   */
-  private appendUser(content: Block[]): void {
-    const last = this.messages[this.messages.length - 1];
-    if (last?.role === 'user') last.content = [...blocksOf(last), ...content];
-    else this.messages.push({ role: 'user', content });
-    // Its own message object: the history's may take more content before the record is written.
-    const record = messageRecord({ role: 'user', content });
-    const { transcript } = this.config;
-    if (transcript?.writeSoon) transcript.writeSoon(record);
-    else transcript?.write(record);
   }
 
   private finish(stop: Stop, result?: string): LoopResult {
