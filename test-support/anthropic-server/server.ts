@@ -71,7 +71,7 @@ async function streamTurn(
   await writeStream(state, res, events, scripted ? undefined : (reply as ScriptedFault), pace);
 }
 
-async function handle(a: Admission, req: IncomingMessage, res: ServerResponse, raw: Buffer): Promise<void> {
+async function handle(a: Admission, req: IncomingMessage, res: ServerResponse, raw: Buffer, arrivedAt: number): Promise<void> {
   const { state } = a;
   const url = new URL(req.url ?? '/', 'http://localhost');
   if (req.method !== 'POST' || url.pathname !== '/v1/messages') {
@@ -82,7 +82,7 @@ async function handle(a: Admission, req: IncomingMessage, res: ServerResponse, r
   }
 
   const body = parseBody(raw);
-  const record = state.record(req.headers, raw, body.parsed);
+  const record = state.record(req.headers, raw, body.parsed, arrivedAt);
   const segments = admit(a, req, res, record, body);
   if (segments === undefined) return;
 
@@ -116,7 +116,9 @@ export async function startAnthropicServer(opts: AnthropicServerOptions): Promis
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      handle(admission, req, res, Buffer.concat(chunks)).catch((error: unknown) => {
+      // Before the fake parses the body: what it spends on that is its own work, not the client's.
+      const arrivedAt = performance.now();
+      handle(admission, req, res, Buffer.concat(chunks), arrivedAt).catch((error: unknown) => {
         const message = `fake server failure: ${error instanceof Error ? error.message : String(error)}`;
         state.validationErrors.push(message);
         if (!res.headersSent) sendError(state, res, 500, 'api_error', message);

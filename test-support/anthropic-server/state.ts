@@ -96,13 +96,13 @@ export class ServerState {
     for (const wake of [...this.sleepers]) wake();
   }
 
-  record(headers: RecordedRequest['headers'], raw: Buffer, parsed: unknown): RecordedRequest {
+  record(headers: RecordedRequest['headers'], raw: Buffer, parsed: unknown, arrivedAt = performance.now()): RecordedRequest {
     const record: RecordedRequest = {
       index: this.requests.length,
       body: project(parsed),
       headers: { ...headers },
       bytes: raw.length,
-      receivedAt: performance.now(),
+      receivedAt: arrivedAt,
       reply: 'invalid',
     };
     this.requests.push(record);
