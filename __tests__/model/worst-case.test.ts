@@ -18,6 +18,48 @@ const tools: ToolSpec[] = [
 ];
 
 describe('requestJsonBytes', () => {
+  it('sizes long tool output without serialising it, to the byte, whatever characters it holds', () => {
+    const alphabet = [
+      'a',
+      'Z',
+      ' ',
+      '"',
+      '\\',
+      '\n',
+      '\t',
+      '\r',
+      '\b',
+      '\f',
+      '\u000b',
+      '\u0000',
+      '\u001f',
+      '\u007f',
+      'é',
+      '€',
+      '\u2028',
+      '🎉',
+      '\ud800',
+      '\udfff',
+    ];
+    let seed = 7;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    for (let round = 0; round < 200; round++) {
+      // Mostly ordinary characters, as source files are; some rounds with none of the rare ones.
+      const pool = round % 3 === 0 ? alphabet.slice(0, 10) : alphabet;
+      const content = Array.from({ length: 1100 + round * 7 }, () => (next() < 0.8 ? 'x' : pool[Math.floor(next() * pool.length)]!)).join(
+        '',
+      );
+      const messages: Message[] = [
+        {
+          role: 'user',
+          content: [{ type: 'tool_result', tool_use_id: `toolu_${round}`, content, ...(round % 2 ? { is_error: true } : {}) }],
+        },
+      ];
+      const request = { system: 's', tools, messages };
+      expect(requestJsonBytes(request)).toBe(whole(request));
+    }
+  });
+
   it('is the byte length of the request as JSON, whatever the messages hold', () => {
     const messages: Message[] = [
       { role: 'user', content: 'a prompt with "quotes", \\ backslashes, \u0001 control characters and emoji 🎉' },

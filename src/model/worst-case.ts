@@ -16,10 +16,40 @@ const utf8 = (json: string | undefined): number => (json === undefined ? 4 : Buf
  */
 const sizes = new WeakMap<object, number>();
 
+/** Characters JSON writes as `\u00XX`, and surrogates (a lone one is written that way too): a string holding any is serialised to be sized. */
+// eslint-disable-next-line no-control-regex -- control characters are what it looks for
+const RARE_ESCAPES = /[\u0000-\u0007\u000b\u000e-\u001f\ud800-\udfff]/;
+/** Characters JSON writes as two: a backslash and a letter or themselves. */
+const SHORT_ESCAPES = ['"', '\\', '\n', '\t', '\r', '\b', '\f'];
+
+function occurrences(text: string, char: string): number {
+  let n = 0;
+  for (let i = text.indexOf(char); i !== -1; i = text.indexOf(char, i + 1)) n++;
+  return n;
+}
+
+/** `utf8(JSON.stringify(text))`, for the usual text, without making the JSON: a tool's output can be a megabyte. */
+function stringBytes(text: string): number {
+  if (RARE_ESCAPES.test(text)) return utf8(JSON.stringify(text));
+  let escapes = 0;
+  for (const char of SHORT_ESCAPES) escapes += occurrences(text, char);
+  return 2 + Buffer.byteLength(text, 'utf8') + escapes;
+}
+
+/** Strings up to this long are sized by serialising them with their block. */
+const SHORT_TEXT = 1024;
+
+function blockBytes(value: object): number {
+  // A tool result's text, most of a request, is sized where it lies; its block's other fields are few.
+  const content = (value as { content?: unknown }).content;
+  if (typeof content !== 'string' || content.length <= SHORT_TEXT) return utf8(JSON.stringify(value));
+  return utf8(JSON.stringify({ ...value, content: '' })) - 2 + stringBytes(content);
+}
+
 function elementBytes(value: unknown): number {
   if (typeof value !== 'object' || value === null) return utf8(JSON.stringify(value));
   let size = sizes.get(value);
-  if (size === undefined) sizes.set(value, (size = utf8(JSON.stringify(value))));
+  if (size === undefined) sizes.set(value, (size = blockBytes(value)));
   return size;
 }
 
