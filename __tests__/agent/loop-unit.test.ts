@@ -105,33 +105,3 @@ describe('the loop over a scripted in-memory model', () => {
     }
   });
 });
-
-describe("the transcript's record of a turn of tool results", () => {
-  it('is written once the next response begins, not before the request goes out', async () => {
-    const events: string[] = [];
-    const transcript = {
-      path: 'memory',
-      write: (r: { type: string }) => events.push(`write ${r.type}`),
-      writeSoon: (r: { type: string }) => events.push(`soon ${r.type}`),
-      settle: () => events.push('settle'),
-    };
-    const script = [
-      call('Read', {}),
-      (request: { messages: readonly unknown[] }) => (events.push(`request of ${request.messages.length}`), say('done')),
-    ];
-    const model = new ScriptedModel(script);
-    const result = await runLoop(
-      config(
-        model,
-        echoTools(() => [spec('Read', true)]),
-        { transcript },
-      ),
-      [{ role: 'user', content: 'go' }],
-    );
-    expect(result.conclusion).toBe('success');
-    // The results' record is queued, the second request is made, and it is settled as that response begins.
-    const queued = events.indexOf('soon user');
-    expect(queued).toBeGreaterThan(-1);
-    expect(events.slice(queued + 1, queued + 3)).toEqual(['request of 3', 'settle']);
-  });
-});

@@ -60,7 +60,7 @@ describe('transcript', () => {
     expect(JSON.stringify(messages)).not.toMatch(/"id":"b"/);
   });
 
-  it('writes a record given to writeSoon when settled or after SOON_MS, before any later one, and at exit', async () => {
+  it('writes a record given to writeSoon on the next turn, before any later one, and at exit', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'transcript-'));
     const path = join(dir, 'run.jsonl');
     const writer = new TranscriptWriter(path);
@@ -71,24 +71,20 @@ describe('transcript', () => {
         .map((l) => (JSON.parse(l) as { type: string }).type);
     writer.writeSoon(messageRecord(user('a')));
     writer.writeSoon(messageRecord(callTurn('a')));
-    await new Promise((done) => setImmediate(done));
     expect(readFileSync(path, 'utf8')).toBe('');
-    // The loop settles once the next response begins.
-    writer.settle();
+    await new Promise((done) => setImmediate(done));
     expect(await types()).toEqual(['user', 'assistant']);
     writer.writeSoon(messageRecord(resultTurn('a')));
     writer.write({ type: 'meta', event: 'conclusion', time: 't' });
     expect(await types()).toEqual(['user', 'assistant', 'user', 'meta']);
-    // Without a settle, the timer writes it.
-    writer.writeSoon(messageRecord(user('b')));
-    await new Promise((done) => setTimeout(done, TranscriptWriter.SOON_MS + 50));
-    expect(await types()).toEqual(['user', 'assistant', 'user', 'meta', 'user']);
+    await new Promise((done) => setImmediate(done));
+    expect(await types()).toEqual(['user', 'assistant', 'user', 'meta']);
 
     // A process that exits before its next turn still writes what it queued.
     writer.writeSoon({ type: 'meta', event: 'last', time: 't' });
     expect(process.listeners('exit')).toContain(flushTranscripts);
     flushTranscripts();
-    expect(await types()).toEqual(['user', 'assistant', 'user', 'meta', 'user', 'meta']);
+    expect(await types()).toEqual(['user', 'assistant', 'user', 'meta', 'meta']);
     expect(process.listeners('exit')).not.toContain(flushTranscripts);
 
     // A write that fails on the next turn is kept, and the next write() says so where it is called.
@@ -97,7 +93,7 @@ describe('transcript', () => {
     await rm(broken);
     await mkdir(broken);
     failing.writeSoon(messageRecord(user('kept')));
-    failing.settle();
+    await new Promise((done) => setImmediate(done));
     expect(() => failing.write({ type: 'meta', event: 'next', time: 't' })).toThrow();
     await rm(broken, { recursive: true });
     failing.write({ type: 'meta', event: 'next', time: 't' });

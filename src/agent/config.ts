@@ -39,7 +39,7 @@ export interface LoopConfig {
   streamRetries: number;
   /** Prompt size in tokens past which older tool output is cleared. */
   compactAtTokens: number;
-  transcript?: Pick<TranscriptWriter, 'path' | 'write'> & Partial<Pick<TranscriptWriter, 'writeSoon' | 'settle'>>;
+  transcript?: Pick<TranscriptWriter, 'path' | 'write'> & Partial<Pick<TranscriptWriter, 'writeSoon'>>;
   events?: LoopEvents;
   hooks?: LoopHooks;
   /** Totals to add to; a subagent gets its parent's, so the limits hold for both together. */

@@ -86,12 +86,7 @@ class Loop {
   /** One model call; every call is a step, billed and reported, whatever it was for. A live one streams text and calls. */
   private async call(messages: readonly Message[], signal: AbortSignal, live?: TurnCalls): Promise<ModelTurn> {
     const { model, tools, system, maxTokens, events, transcript } = this.config;
-    // The previous turn's results are written to the transcript once the model is answering.
-    const onConnect = transcript?.settle ? () => transcript.settle!() : undefined;
-    const streamed = {
-      ...(onConnect ? { onConnect } : {}),
-      ...(live ? { onToolUse: live.offer, ...(events?.onText ? { onText: events.onText } : {}) } : {}),
-    };
+    const streamed = live ? { onToolUse: live.offer, ...(events?.onText ? { onText: events.onText } : {}) } : {};
     const request = { system, tools: tools.specs(), messages, maxTokens };
     // The step and the worst-case cost are taken from the meter shared with subagents, or the call never starts.
     const worst = model.worstCaseCostUsd?.(request) ?? this.meter.lastCallCostUsd;

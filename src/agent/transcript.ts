@@ -27,8 +27,6 @@ export function flushTranscripts(): void {
 
 /** Appends records as the run goes, so a crash or a kill loses at most the call under way. */
 export class TranscriptWriter {
-  /** The longest a writeSoon record waits for flush(). */
-  static readonly SOON_MS = 250;
   private queued: TranscriptRecord[] = [];
 
   constructor(readonly path: string) {
@@ -43,30 +41,25 @@ export class TranscriptWriter {
   }
 
   /**
-   * Appends the record soon, still before any later record: when settle() is called (the loop calls
-   * it once the next model response begins, so the request goes out without waiting for a large
-   * record to be serialised), else after SOON_MS, and at exit if that comes first. For a turn of
-   * tool results. A kill before then loses the record, as one while the calls ran would: the call
-   * under way is the one that request starts, and resuming runs those calls again.
+   * Appends the record once the work under way is done (the next turn of the event loop), still
+   * before any later record, and at exit if that comes first. For a turn of tool results, whose
+   * request then goes out without waiting for a large record to be serialised; the record is
+   * written while the model answers. A kill in those milliseconds loses it, as one while the
+   * calls ran would: the call under way is the one that request starts.
    */
   writeSoon(record: TranscriptRecord): void {
     if (this.queued.length === 0) {
       if (unwritten.size === 0) process.once('exit', flushTranscripts);
       unwritten.add(this);
-      const timer = setTimeout(() => this.settle(), TranscriptWriter.SOON_MS);
-      // Exit does not wait for it: the exit handler writes what is queued.
-      timer.unref();
+      setImmediate(() => {
+        try {
+          this.flush();
+        } catch {
+          // Left queued: the next write() tries again and throws where its caller can see it.
+        }
+      });
     }
     this.queued.push(record);
-  }
-
-  /** Appends what writeSoon queued; a failure leaves it queued, for the next write() to try again and report. */
-  settle(): void {
-    try {
-      this.flush();
-    } catch {
-      // The next write() throws where its caller can see it.
-    }
   }
 
   /** Appends what writeSoon queued. */
