@@ -10,6 +10,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startAnthropicServer } from '../test-support/anthropic-server.js';
+import type { Pace } from '../test-support/anthropic-server/types.js';
 import { cleanEnv, median } from './stats.js';
 
 const KEY = 'sk-ant-bench';
@@ -17,6 +18,11 @@ const KEY = 'sk-ant-bench';
 const CLI = resolve(process.env['BENCH_CLI'] ?? '.tmp/bench/src/cli/index.js');
 const RUNS = Number(process.env['BENCH_RUNS'] ?? 7);
 const MANY = 50;
+/**
+ * A model's answer as it streams, each tool_use block's input at this rate (a Read's is about 8
+ * tokens): Reads started early then run while the rest of the answer arrives, as with the real API.
+ */
+const PACE: Pace = { firstTokenMs: 0, tokensPerSecond: Number(process.env['BENCH_TOKENS_PER_SECOND'] ?? 200) };
 /** Lines in each file read: 200 by default, about 12 KB (BENCH_READ_LINES). */
 const LINES = Number(process.env['BENCH_READ_LINES'] ?? 200);
 const body = (i: number) =>
@@ -26,7 +32,7 @@ const fileOf = (i: number) => `src/mod${i}.ts`;
 /** A no-op tool's call: what the loop costs per call whatever the tool does. */
 const todo = { todos: [{ content: 'read them', status: 'in_progress', activeForm: 'Reading them' }] };
 
-async function gap(dir: string, reads: number, noop = false): Promise<number> {
+async function gap(dir: string, reads: number, noop = false, pace?: Pace): Promise<number> {
   const calls = Array.from({ length: reads }, (_, i) =>
     noop
       ? { type: 'tool_use' as const, name: 'TodoWrite', input: todo }
@@ -34,6 +40,7 @@ async function gap(dir: string, reads: number, noop = false): Promise<number> {
   );
   const server = await startAnthropicServer({
     requireApiKey: KEY,
+    ...(pace ? { pace } : {}),
     // A first Read loads the tools, so the gap measured (the second answer's) is the tools' work alone.
     script: (_req, index) =>
       index === 0
@@ -77,13 +84,18 @@ async function main(): Promise<void> {
     const many: number[] = [];
     const floors: number[] = [];
     const noops: number[] = [];
+    const pacedOne: number[] = [];
+    const pacedMany: number[] = [];
     for (let i = 0; i < RUNS; i++) {
       one.push(await gap(dir, 1));
       many.push(await gap(dir, MANY));
       noops.push(await gap(dir, MANY, true));
       floors.push(floor(dir));
+      pacedOne.push(await gap(dir, 1, false, PACE));
+      pacedMany.push(await gap(dir, MANY, false, PACE));
     }
     const [o, m, f, n] = [median(one), median(many), median(floors), median(noops)];
+    const [po, pm] = [median(pacedOne), median(pacedMany)];
     console.log(
       `Reads in one answer, the gap from the answer to the next request, median of ${RUNS}, files of ${LINES} lines (node ${process.version}):`,
     );
@@ -91,6 +103,9 @@ async function main(): Promise<void> {
     console.log(`  ${MANY} Reads: ${m.toFixed(1)} ms, ${(m / o).toFixed(2)}x one (goal <= 3x)`);
     console.log(`  ${MANY} calls of a no-op tool (TodoWrite), the loop's own share: ${n.toFixed(1)} ms, ${(n / o).toFixed(2)}x one Read`);
     console.log(`  floor: ${MANY} files read in-process, ${f.toFixed(1)} ms`);
+    console.log(
+      `  the answer streamed at ${PACE.tokensPerSecond} tokens/s: 1 Read ${po.toFixed(1)} ms, ${MANY} Reads ${pm.toFixed(1)} ms, ${(pm / po).toFixed(2)}x one`,
+    );
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
