@@ -8,7 +8,8 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { startAnthropicServer } from '../test-support/anthropic-server.js';
 import type { Pace } from '../test-support/anthropic-server/types.js';
 import { cleanEnv, median } from './stats.js';
@@ -32,7 +33,19 @@ const fileOf = (i: number) => `src/mod${i}.ts`;
 /** A no-op tool's call: what the loop costs per call whatever the tool does. */
 const todo = { todos: [{ content: 'read them', status: 'in_progress', activeForm: 'Reading them' }] };
 
-async function gap(dir: string, reads: number, noop = false, pace?: Pace): Promise<number> {
+/** The SDK-only agent of reads-floor.ts, built beside this file. */
+const FLOOR = resolve(dirname(fileURLToPath(import.meta.url)), 'reads-floor.js');
+
+interface GapOptions {
+  /** TodoWrite calls instead of Reads. */
+  noop?: boolean;
+  pace?: Pace;
+  /** The bare SDK's agent instead of the CLI. */
+  sdk?: boolean;
+}
+
+async function gap(dir: string, reads: number, o: GapOptions = {}): Promise<number> {
+  const { noop = false, pace } = o;
   const calls = Array.from({ length: reads }, (_, i) =>
     noop
       ? { type: 'tool_use' as const, name: 'TodoWrite', input: todo }
@@ -51,7 +64,8 @@ async function gap(dir: string, reads: number, noop = false, pace?: Pace): Promi
   });
   try {
     const code = await new Promise<number | null>((done, fail) => {
-      const child = spawn(process.execPath, [CLI, '--cwd', dir, '--max-steps', '4', 'read them'], {
+      const argv = o.sdk ? [FLOOR, dir, 'read them'] : [CLI, '--cwd', dir, '--max-steps', '4', 'read them'];
+      const child = spawn(process.execPath, argv, {
         env: cleanEnv({ ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: server.url, NODE_DISABLE_COMPILE_CACHE: '1' }),
         // Progress goes to a pipe, as in a terminal or a runner's log.
         stdio: ['ignore', 'ignore', 'pipe'],
@@ -61,7 +75,8 @@ async function gap(dir: string, reads: number, noop = false, pace?: Pace): Promi
       child.on('exit', done);
     });
     const [, asked, next] = server.requests;
-    if (code !== 0 || !asked?.answeredAt || !next) throw new Error(`the CLI exited ${code} after ${server.requests.length} requests`);
+    if (code !== 0 || !asked?.answeredAt || !next)
+      throw new Error(`the ${o.sdk ? 'SDK floor' : 'CLI'} exited ${code} after ${server.requests.length} requests`);
     return next.receivedAt - asked.answeredAt;
   } finally {
     await server.close();
@@ -86,16 +101,21 @@ async function main(): Promise<void> {
     const noops: number[] = [];
     const pacedOne: number[] = [];
     const pacedMany: number[] = [];
+    const sdkOne: number[] = [];
+    const sdkMany: number[] = [];
     for (let i = 0; i < RUNS; i++) {
       one.push(await gap(dir, 1));
       many.push(await gap(dir, MANY));
-      noops.push(await gap(dir, MANY, true));
+      noops.push(await gap(dir, MANY, { noop: true }));
       floors.push(floor(dir));
-      pacedOne.push(await gap(dir, 1, false, PACE));
-      pacedMany.push(await gap(dir, MANY, false, PACE));
+      pacedOne.push(await gap(dir, 1, { pace: PACE }));
+      sdkOne.push(await gap(dir, 1, { sdk: true }));
+      sdkMany.push(await gap(dir, MANY, { sdk: true }));
+      pacedMany.push(await gap(dir, MANY, { pace: PACE }));
     }
     const [o, m, f, n] = [median(one), median(many), median(floors), median(noops)];
     const [po, pm] = [median(pacedOne), median(pacedMany)];
+    const [so, sm] = [median(sdkOne), median(sdkMany)];
     console.log(
       `Reads in one answer, the gap from the answer to the next request, median of ${RUNS}, files of ${LINES} lines (node ${process.version}):`,
     );
@@ -103,6 +123,9 @@ async function main(): Promise<void> {
     console.log(`  ${MANY} Reads: ${m.toFixed(1)} ms, ${(m / o).toFixed(2)}x one (goal <= 3x)`);
     console.log(`  ${MANY} calls of a no-op tool (TodoWrite), the loop's own share: ${n.toFixed(1)} ms, ${(n / o).toFixed(2)}x one Read`);
     console.log(`  floor: ${MANY} files read in-process, ${f.toFixed(1)} ms`);
+    console.log(
+      `  floor: the bare SDK's agent (MessageStream, whole files, nothing checked): 1 Read ${so.toFixed(1)} ms, ${MANY} Reads ${sm.toFixed(1)} ms, ${(sm / so).toFixed(2)}x one; the CLI's ${MANY} Reads ${(m / sm).toFixed(2)}x it`,
+    );
     console.log(
       `  the answer streamed at ${PACE.tokensPerSecond} tokens/s: 1 Read ${po.toFixed(1)} ms, ${MANY} Reads ${pm.toFixed(1)} ms, ${(pm / po).toFixed(2)}x one`,
     );
