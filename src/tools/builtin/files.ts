@@ -67,12 +67,16 @@ function splitNul(text: string): string[] {
   return entries;
 }
 
-/** What `git ls-files -z` lists under base (tracked, and untracked but not ignored), as git wrote it. */
-async function gitListing(base: string, env: Record<string, string>, signal: AbortSignal, pathspecs: string[]): Promise<string> {
+/** `git ls-files -z` of what is tracked and what is untracked but not ignored under base, with `flags` (such as `-t`). */
+function listTrackedAndUntracked(
+  base: string,
+  env: Record<string, string>,
+  signal: AbortSignal,
+  pathspecs: string[],
+  flags: string[] = [],
+): Promise<GitResult> {
   const only = pathspecs.length > 0 ? ['--', ...pathspecs] : [];
-  const listed = await runGit(['ls-files', '-z', '--cached', '--others', '--exclude-standard', ...only], { cwd: base, env, signal });
-  if (listed.code !== 0) throw new ToolError(`git ls-files failed: ${listed.stderr.trim()}`);
-  return listed.stdout;
+  return runGit(['ls-files', '-z', ...flags, '--cached', '--others', '--exclude-standard', ...only], { cwd: base, env, signal });
 }
 
 async function gitFiles(
@@ -85,14 +89,15 @@ async function gitFiles(
   const options = { cwd: base, env, signal };
   const only = pathspecs.length > 0 ? ['--', ...pathspecs] : [];
   const [listed, deleted] = await Promise.all([
-    gitListing(base, env, signal, pathspecs),
+    listTrackedAndUntracked(base, env, signal, pathspecs),
     // Deleted but unstaged files are still in the index; `--deleted` finds them with a stat per
     // indexed file, which a caller that checks only what it shows can skip.
     keepDeleted
       ? Promise.resolve({ code: 0, stdout: '', stderr: '', truncated: false })
       : runGit(['ls-files', '-z', '--deleted', ...only], options),
   ]);
-  const files = splitNul(listed);
+  if (listed.code !== 0) throw new ToolError(`git ls-files failed: ${listed.stderr.trim()}`);
+  const files = splitNul(listed.stdout);
   if (keepDeleted) return files;
   const gone = new Set(splitNul(deleted.stdout));
   return [...new Set(files)].filter((file) => !gone.has(file));
@@ -163,8 +168,7 @@ export async function listTaggedCandidates(
   signal: AbortSignal,
   pathspecs: string[],
 ): Promise<string> {
-  const only = pathspecs.length > 0 ? ['--', ...pathspecs] : [];
-  const listed = await runGit(['ls-files', '-z', '-t', '--cached', '--others', '--exclude-standard', ...only], { cwd: base, env, signal });
+  const listed = await listTrackedAndUntracked(base, env, signal, pathspecs, ['-t']);
   if (listed.code === 0 && (listed.stdout.length > 0 || (await searchWithGit(base, env, signal)))) return listed.stdout;
   return (await walkFiles(base))
     .sort(comparePaths)

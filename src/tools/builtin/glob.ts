@@ -51,8 +51,8 @@ interface GlobPlan {
   pathspecs: string[];
   /** The literal endings every match has, when each alternative ends in `*` and a literal. */
   endings?: string[];
-  /** The full expression, unless the endings alone decide. */
-  matcher?: RegExp;
+  /** The full expression's test, unless the endings alone decide. */
+  test?: (path: string) => boolean;
 }
 
 /**
@@ -65,8 +65,12 @@ interface GlobPlan {
  * git's `:(glob)` pathspecs match more slowly than that.
  */
 function planFor(pattern: string): GlobPlan {
+  const full = (): ((path: string) => boolean) => {
+    const matcher = picomatch.makeRe(pattern, { dot: true });
+    return (file) => matcher.test(file);
+  };
   // Extglobs (`+(a|b)`, `!(x)`) may hold a '/' of their own and end in a literal that means more.
-  if (/[!@+*?]\(/.test(pattern)) return { pathspecs: [], matcher: picomatch.makeRe(pattern, { dot: true }) };
+  if (/[!@+*?]\(/.test(pattern)) return { pathspecs: [], test: full() };
   const alternatives = expandBraces(pattern);
   const tails = alternatives.map((p) => /\*([^*?[\]{}()!+@\\/]+)$/.exec(p)?.[1]);
   const endings = tails.every((tail) => tail !== undefined) ? [...new Set(tails)] : undefined;
@@ -75,7 +79,7 @@ function planFor(pattern: string): GlobPlan {
   }
   const dirs = alternatives.map(literalDirectory);
   const pathspecs = dirs.includes('') ? [] : [...new Set(dirs)].map((dir) => `:(literal)${dir}`);
-  return { pathspecs, endings, matcher: picomatch.makeRe(pattern, { dot: true }) };
+  return { pathspecs, endings, test: full() };
 }
 
 function noMatches(pattern: string, shown: string): string {
@@ -102,8 +106,7 @@ export const globTool = defineTool({
     const prefix = shown === '.' ? '' : `${shown}/`;
     const plan = planFor(pattern);
     const listing = await listTaggedCandidates(base, ctx.env, ctx.signal, plan.pathspecs);
-    const matcher = plan.matcher;
-    const found = PathList.matching(listing, plan.endings, matcher && ((file) => matcher.test(file)));
+    const found = PathList.matching(listing, plan.endings, plan.test);
     // Only what is shown becomes a string, and with deny rules what they are checked against.
     const hidden = ctx.hidden;
     const shownFiles: string[] = [];

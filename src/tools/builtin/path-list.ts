@@ -26,16 +26,16 @@ export class PathList {
       let end = text.indexOf('\0', entry);
       if (end === -1) end = text.length;
       const start = entry + 2;
+      const tag = text[entry];
       if (end > start && (!endings || endsWithOne(text, start, end, endings)) && (!test || test(text.slice(start, end)))) {
-        const tag = text[entry];
-        // An unmerged file is listed once per stage, one after the other.
-        const repeated = tag === 'M' && text.slice(start, end) === lastUnmerged;
-        if (tag === 'M') lastUnmerged = text.slice(start, end);
-        const run = tag === '?' ? untracked : indexed;
-        if (!repeated) {
+        // An unmerged file is listed once per stage, one after the other: it is kept once.
+        const unmerged = tag === 'M' ? text.slice(start, end) : undefined;
+        if (unmerged === undefined || unmerged !== lastUnmerged) {
+          const run = tag === '?' ? untracked : indexed;
           run.starts.push(start);
           run.ends.push(end);
         }
+        if (unmerged !== undefined) lastUnmerged = unmerged;
       }
       entry = end + 1;
     }
